@@ -1,0 +1,1 @@
+//! Loaders: sequence text → statechart IR, with `file:line:column` errors.

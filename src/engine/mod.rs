@@ -1,0 +1,29 @@
+//! The pure sequence engine: statechart IR, step semantics, verdicts, progress and recovery.
+//!
+//! No file system, clock, environment, terminal or threads here: time and facts come in as
+//! arguments, so the hook, replay, what-if and tests all run the same `step`.
+
+pub mod build;
+pub mod event;
+pub mod graph;
+pub mod guard;
+pub mod ir;
+pub mod lint;
+pub mod machine;
+pub mod pattern;
+pub mod progress;
+pub mod recovery;
+pub mod snapshot;
+pub mod status;
+pub mod step;
+pub mod verdict;
+
+pub use event::{Event, EventKind};
+pub use ir::{Chart, StateId};
+pub use machine::Machine;
+pub use pattern::Pattern;
+pub use progress::Progress;
+pub use snapshot::{Facts, Snapshot};
+pub use status::Status;
+pub use step::{Phase, StepReport};
+pub use verdict::{Decision, Verdict, VerdictKind};

@@ -1,0 +1,360 @@
+//! Progress as nested intervals (statecharts reference §5.4): per compound state, its children
+//! get intervals from the longest weighted path on their graph with loops collapsed; explicit
+//! bands (seed 000 `progress_layers`) pin intervals; a parallel state averages its regions.
+
+use std::collections::HashMap;
+
+use petgraph::algo::{condensation, toposort};
+use petgraph::graph::{DiGraph, NodeIndex};
+use serde::{Deserialize, Serialize};
+
+use super::ir::{Chart, StateId, StateKind, Trigger};
+use super::machine::Machine;
+use super::snapshot::Snapshot;
+
+#[derive(Debug, Clone, Default)]
+pub struct Intervals {
+    /// Per state: its interval inside its parent, in [0, 1].
+    pub span: Vec<(f64, f64)>,
+    /// Per state: member of a loop (a strongly connected component with more than one member).
+    pub in_loop: Vec<bool>,
+    /// Per state: the weight it counts for.
+    pub weight: Vec<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Layer {
+    pub name: String,
+    /// Range of the overall bar this layer covers, in percent.
+    pub lo: f64,
+    pub hi: f64,
+    /// How much of this layer is done, in percent.
+    pub value: f64,
+    /// The active step is in this layer.
+    pub current: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    /// Percent, 0–100.
+    pub overall: f64,
+    pub highest: f64,
+    pub layers: Vec<Layer>,
+    /// Agent actions on the shortest path to an ending (`None`: no ending reachable).
+    pub steps_remaining: Option<u32>,
+    pub in_loop: bool,
+    pub done: bool,
+}
+
+fn effective_weight(chart: &Chart, id: StateId) -> f64 {
+    let s = chart.state(id);
+    match s.kind {
+        StateKind::Choice | StateKind::Final { .. } => 0.0,
+        StateKind::Atomic => s.weight.max(0.0),
+        StateKind::Compound { .. } | StateKind::Parallel => {
+            let sum: f64 = s.children.iter().map(|c| effective_weight(chart, *c)).sum();
+            sum.max(if s.weight > 0.0 { 1.0 } else { 0.0 })
+        }
+    }
+}
+
+/// The child of `ancestor` that contains `id`.
+fn child_of(chart: &Chart, ancestor: StateId, id: StateId) -> Option<StateId> {
+    let mut cur = id;
+    loop {
+        let p = chart.state(cur).parent?;
+        if p == ancestor {
+            return Some(cur);
+        }
+        cur = p;
+    }
+}
+
+/// Longest weighted path ranks over a DAG of condensed components.
+fn ranks(nodes: &[StateId], edges: &[(usize, usize)], weight: &[f64]) -> (Vec<f64>, Vec<bool>) {
+    let mut g: DiGraph<usize, ()> = DiGraph::new();
+    let idx: Vec<NodeIndex> = (0..nodes.len()).map(|i| g.add_node(i)).collect();
+    for &(a, b) in edges {
+        if a != b {
+            g.update_edge(idx[a], idx[b], ());
+        }
+    }
+    let cond = condensation(g, true);
+    let mut comp_of = vec![0usize; nodes.len()];
+    let mut comp_w = vec![0.0; cond.node_count()];
+    let mut in_loop = vec![false; nodes.len()];
+    for ci in cond.node_indices() {
+        let members = &cond[ci];
+        for &m in members {
+            comp_of[m] = ci.index();
+            comp_w[ci.index()] += weight[m];
+            in_loop[m] = members.len() > 1;
+        }
+    }
+    let order = toposort(&cond, None).unwrap_or_else(|_| cond.node_indices().collect());
+    let mut rank = vec![0.0f64; cond.node_count()];
+    for ci in order {
+        for next in cond.neighbors(ci) {
+            let cand = rank[ci.index()] + comp_w[ci.index()];
+            if cand > rank[next.index()] {
+                rank[next.index()] = cand;
+            }
+        }
+    }
+    let node_rank = (0..nodes.len()).map(|i| rank[comp_of[i]]).collect();
+    // Members of one component share its weight.
+    let _ = comp_w;
+    (node_rank, in_loop)
+}
+
+impl Intervals {
+    pub fn compute(chart: &Chart) -> Intervals {
+        let n = chart.states.len();
+        let weight: Vec<f64> = (0..n).map(|i| effective_weight(chart, StateId(i as u32))).collect();
+        let mut span = vec![(0.0, 1.0); n];
+        let mut in_loop = vec![false; n];
+        let banded_parent = chart
+            .bands
+            .iter()
+            .flat_map(|b| b.states.first())
+            .next()
+            .and_then(|s| chart.state(*s).parent);
+
+        for parent in &chart.states {
+            if !matches!(parent.kind, StateKind::Compound { .. }) || parent.children.is_empty() {
+                continue;
+            }
+            let kids = &parent.children;
+            let pos: HashMap<StateId, usize> = kids.iter().enumerate().map(|(i, k)| (*k, i)).collect();
+            let mut edges = Vec::new();
+            for t in &chart.transitions {
+                if matches!(t.trigger, Trigger::Error(_)) {
+                    continue;
+                }
+                let Some(from) = child_of(chart, parent.id, t.source) else { continue };
+                for &target in &t.targets {
+                    if let Some(to) = child_of(chart, parent.id, target)
+                        && from != to
+                    {
+                        edges.push((pos[&from], pos[&to]));
+                    }
+                }
+            }
+            let w: Vec<f64> = kids.iter().map(|k| weight[k.index()]).collect();
+            let (rank, looped) = ranks(kids, &edges, &w);
+            for (i, k) in kids.iter().enumerate() {
+                in_loop[k.index()] = looped[i];
+            }
+            if Some(parent.id) == banded_parent {
+                Self::banded(chart, kids, &edges, &w, &rank, &mut span);
+                continue;
+            }
+            let finals: Vec<usize> =
+                (0..kids.len()).filter(|&i| chart.state(kids[i]).is_final()).collect();
+            let mut total = finals.iter().map(|&i| rank[i]).fold(0.0, f64::max);
+            if total <= 0.0 {
+                total = (0..kids.len()).map(|i| rank[i] + w[i]).fold(0.0, f64::max);
+            }
+            if total <= 0.0 {
+                total = 1.0;
+            }
+            for (i, k) in kids.iter().enumerate() {
+                span[k.index()] = if chart.state(*k).is_final() {
+                    (1.0, 1.0)
+                } else {
+                    ((rank[i] / total).min(1.0), ((rank[i] + w[i]) / total).min(1.0))
+                };
+            }
+        }
+        Intervals { span, in_loop, weight }
+    }
+
+    /// Children of the banded compound: band members fill their band by local rank; the rest
+    /// sit at the end of the bands that lead to them.
+    fn banded(
+        chart: &Chart,
+        kids: &[StateId],
+        edges: &[(usize, usize)],
+        w: &[f64],
+        rank: &[f64],
+        span: &mut [(f64, f64)],
+    ) {
+        let pos: HashMap<StateId, usize> = kids.iter().enumerate().map(|(i, k)| (*k, i)).collect();
+        let mut band_of: Vec<Option<usize>> = vec![None; kids.len()];
+        for (bi, b) in chart.bands.iter().enumerate() {
+            for s in &b.states {
+                if let Some(&i) = pos.get(s) {
+                    band_of[i] = Some(bi);
+                }
+            }
+        }
+        for (bi, band) in chart.bands.iter().enumerate() {
+            let members: Vec<usize> = (0..kids.len()).filter(|&i| band_of[i] == Some(bi)).collect();
+            if members.is_empty() {
+                continue;
+            }
+            let local_edges: Vec<(usize, usize)> = edges
+                .iter()
+                .filter_map(|&(a, b)| {
+                    let la = members.iter().position(|&m| m == a)?;
+                    let lb = members.iter().position(|&m| m == b)?;
+                    Some((la, lb))
+                })
+                .collect();
+            let lw: Vec<f64> = members.iter().map(|&m| w[m]).collect();
+            let ids: Vec<StateId> = members.iter().map(|&m| kids[m]).collect();
+            let (lr, _) = ranks(&ids, &local_edges, &lw);
+            let total = (0..members.len()).map(|i| lr[i] + lw[i]).fold(0.0, f64::max).max(1e-9);
+            let (lo, hi) = (band.lo / 100.0, band.hi / 100.0);
+            for (li, &m) in members.iter().enumerate() {
+                let a = lo + (hi - lo) * (lr[li] / total);
+                let b = lo + (hi - lo) * ((lr[li] + lw[li]) / total);
+                span[kids[m].index()] = (a.min(1.0), b.min(1.0));
+            }
+        }
+        // Unbanded children: finals are done; others sit where their best predecessor ends.
+        let mut order: Vec<usize> = (0..kids.len()).collect();
+        order.sort_by(|a, b| rank[*a].total_cmp(&rank[*b]));
+        let floor = chart.bands.iter().map(|b| b.lo / 100.0).fold(f64::INFINITY, f64::min);
+        let floor = if floor.is_finite() { floor } else { 0.0 };
+        for i in order {
+            if band_of[i].is_some() {
+                continue;
+            }
+            let k = kids[i];
+            if chart.state(k).is_final() {
+                span[k.index()] = (1.0, 1.0);
+                continue;
+            }
+            let best = edges
+                .iter()
+                .filter(|&&(_, b)| b == i)
+                .map(|&(a, _)| span[kids[a].index()].1)
+                .fold(floor, f64::max);
+            span[k.index()] = (best, best);
+        }
+    }
+}
+
+impl Machine {
+    /// Progress of `id` in [0, 1] within its own interval.
+    fn value_of(&self, snap: &Snapshot, id: StateId) -> f64 {
+        let chart = &self.chart;
+        let s = chart.state(id);
+        match &s.kind {
+            StateKind::Final { .. } => 1.0,
+            StateKind::Atomic | StateKind::Choice => {
+                if s.complete_on_entry {
+                    1.0
+                } else {
+                    0.0
+                }
+            }
+            StateKind::Compound { .. } => {
+                let Some(child) = s.children.iter().copied().find(|c| snap.is_active(*c)) else {
+                    return 0.0;
+                };
+                let (lo, hi) = self.intervals.span[child.index()];
+                lo + (hi - lo) * self.value_of(snap, child)
+            }
+            StateKind::Parallel => {
+                let regions = self.progress_regions(id);
+                let total: f64 = regions.iter().map(|r| self.intervals.weight[r.index()].max(1.0)).sum();
+                if total <= 0.0 {
+                    return 0.0;
+                }
+                regions
+                    .iter()
+                    .map(|r| self.intervals.weight[r.index()].max(1.0) * self.value_of(snap, *r))
+                    .sum::<f64>()
+                    / total
+            }
+        }
+    }
+
+    /// Regions of a parallel state that count for progress: those that can finish. Regions
+    /// without any final state are monitors (seed 000's context region) and are left out.
+    fn progress_regions(&self, parallel: StateId) -> Vec<StateId> {
+        let chart = &self.chart;
+        let kids = &chart.state(parallel).children;
+        let with_final: Vec<StateId> = kids
+            .iter()
+            .copied()
+            .filter(|r| chart.states.iter().any(|s| s.is_final() && chart.is_descendant_or_self(s.id, *r)))
+            .collect();
+        if with_final.is_empty() { kids.clone() } else { with_final }
+    }
+
+    pub fn progress(&self, snap: &Snapshot) -> Progress {
+        let overall = (self.value_of(snap, StateId::ROOT) * 100.0).clamp(0.0, 100.0);
+        let chart = &self.chart;
+        let in_loop = snap.active.iter().any(|s| self.intervals.in_loop[s.index()]);
+        let layers = if chart.bands.is_empty() {
+            self.nested_layers(snap)
+        } else {
+            chart
+                .bands
+                .iter()
+                .map(|b| {
+                    let width = (b.hi - b.lo).max(1e-9);
+                    Layer {
+                        name: b.name.clone(),
+                        lo: b.lo,
+                        hi: b.hi,
+                        value: (((overall - b.lo) / width) * 100.0).clamp(0.0, 100.0),
+                        current: b.states.iter().any(|s| snap.is_active(*s))
+                            || (overall >= b.lo && overall < b.hi),
+                    }
+                })
+                .collect()
+        };
+        let goals = self.goals();
+        let (dist, _) = self.distances(snap);
+        let steps_remaining = goals.iter().filter_map(|g| dist[g.index()]).min();
+        let done = snap.halted || goals.iter().any(|g| snap.is_active(*g));
+        Progress {
+            overall,
+            highest: snap.highest.max(overall),
+            layers,
+            steps_remaining: if done { Some(0) } else { steps_remaining },
+            in_loop,
+            done,
+        }
+    }
+
+    /// Without bands: one layer per active compound state on the main path.
+    fn nested_layers(&self, snap: &Snapshot) -> Vec<Layer> {
+        let chart = &self.chart;
+        let mut layers = Vec::new();
+        let mut cur = StateId::ROOT;
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        loop {
+            let s = chart.state(cur);
+            let name = if cur == StateId::ROOT { chart.name.clone() } else { s.label.clone() };
+            match &s.kind {
+                StateKind::Compound { .. } | StateKind::Parallel => {
+                    layers.push(Layer {
+                        name,
+                        lo: lo * 100.0,
+                        hi: hi * 100.0,
+                        value: self.value_of(snap, cur) * 100.0,
+                        current: true,
+                    });
+                }
+                _ => break,
+            }
+            let next = match &s.kind {
+                StateKind::Parallel => self.progress_regions(cur).into_iter().find(|r| snap.is_active(*r)),
+                _ => s.children.iter().copied().find(|c| snap.is_active(*c)),
+            };
+            let Some(next) = next else { break };
+            if matches!(s.kind, StateKind::Compound { .. }) {
+                let (a, b) = self.intervals.span[next.index()];
+                let w = hi - lo;
+                (lo, hi) = (lo + w * a, lo + w * b);
+            }
+            cur = next;
+        }
+        layers
+    }
+}

@@ -1,0 +1,236 @@
+//! Recovery from the graph: the next expected step, the shortest legal path to a denied tool,
+//! and the nearest ending's recovery text. Always concrete: the exact tool and its input.
+
+use serde::{Deserialize, Serialize};
+
+use super::event::{Event, claude_tool_name};
+use super::guard;
+use super::ir::{Guard, InputMatcher, StateId, StateKind, Transition, Trigger};
+use super::machine::Machine;
+use super::snapshot::Snapshot;
+
+/// One call the agent can make.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NextStep {
+    /// Canonical form with input: `starlog.orient`, `odyssean_anchor(stage="bind")`.
+    pub call: String,
+    /// The tool as Claude Code names it: `mcp__starlog__orient`, `Skill`, `/hope:intent`.
+    pub tool: String,
+    /// Label of the state the call leads to.
+    pub leads_to: String,
+    #[serde(skip)]
+    pub transition: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Recovery {
+    /// The expected next step (on the shortest path to an ending), then the other legal ones.
+    pub next: Vec<NextStep>,
+    /// For a denied call: the calls to make first, ending with the call itself.
+    pub path_to_denied: Option<Vec<NextStep>>,
+    /// The nearest ending's recovery or message.
+    pub ending: Option<String>,
+    /// Ready-to-print suggestions, most important first.
+    pub suggestions: Vec<String>,
+}
+
+/// Input values a transition needs, read from its guard (`Input` matchers under `all`).
+fn required_input(guard: &Option<Guard>, out: &mut Vec<(String, String)>) {
+    fn walk(g: &Guard, out: &mut Vec<(String, String)>) {
+        match g {
+            Guard::Input { pointer, matcher } => {
+                let key = pointer.trim_start_matches('/').replace('/', ".");
+                let v = match matcher {
+                    InputMatcher::Glob(s) => format!("\"{s}\""),
+                    InputMatcher::Equals(v) => v.to_string(),
+                    InputMatcher::Present => "…".into(),
+                };
+                out.push((key, v));
+            }
+            Guard::All { of } => of.iter().for_each(|g| walk(g, out)),
+            _ => {}
+        }
+    }
+    if let Some(g) = guard {
+        walk(g, out);
+    }
+}
+
+impl Machine {
+    /// The call that fires transition `ti`, in canonical and Claude Code spelling.
+    pub fn describe_transition(&self, ti: usize) -> Option<NextStep> {
+        let t: &Transition = &self.chart.transitions[ti];
+        let Trigger::Event(p) = &t.trigger else { return None };
+        let base = p.describe_call();
+        let mut extra = Vec::new();
+        required_input(&t.guard, &mut extra);
+        let call = if extra.is_empty() {
+            base.clone()
+        } else {
+            let args: Vec<String> = extra.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            if let Some(stripped) = base.strip_suffix(')') {
+                format!("{stripped}, {})", args.join(", "))
+            } else {
+                format!("{base}({})", args.join(", "))
+            }
+        };
+        let alt = &p.alts[0];
+        let tool = match alt.kind {
+            Some(super::event::EventKind::Skill) => format!("Skill(skill=\"{}\")", alt.glob),
+            Some(super::event::EventKind::Command) => format!("/{}", alt.glob),
+            _ => {
+                let name = claude_tool_name(&alt.glob);
+                match call.find('(') {
+                    Some(i) => format!("{name}{}", &call[i..]),
+                    None => name,
+                }
+            }
+        };
+        let leads_to = t
+            .targets
+            .first()
+            .map(|s| self.chart.state(*s).label.clone())
+            .unwrap_or_else(|| self.chart.state(t.source).label.clone());
+        Some(NextStep { call, tool, leads_to, transition: ti })
+    }
+
+    /// Event transitions that could fire now (guards hold, input matchers aside), in
+    /// selection order, deduplicated by call.
+    pub fn enabled_calls(&self, snap: &Snapshot) -> Vec<NextStep> {
+        let mut out: Vec<NextStep> = Vec::new();
+        for atomic in self.atomic_active(snap) {
+            for ti in self.transitions_for(atomic) {
+                let t = &self.chart.transitions[ti];
+                if !matches!(t.trigger, Trigger::Event(_)) {
+                    continue;
+                }
+                if !t.guard.as_ref().is_none_or(|g| guard::eval_ignoring_input(g, snap)) {
+                    continue;
+                }
+                if let Some(step) = self.describe_transition(ti)
+                    && !out.iter().any(|o| o.call == step.call)
+                {
+                    out.push(step);
+                }
+            }
+        }
+        out
+    }
+
+    /// The first agent action on the shortest path to an ending.
+    pub fn expected_next(&self, snap: &Snapshot) -> Option<NextStep> {
+        let (dist, via) = self.distances(snap);
+        let goal = self
+            .goals()
+            .into_iter()
+            .filter(|g| dist[g.index()].is_some() && !snap.is_active(*g))
+            .min_by_key(|g| dist[g.index()].unwrap_or(u32::MAX))?;
+        let path = self.path_to(&via, goal, snap);
+        let enabled = self.enabled_calls(snap);
+        path.iter()
+            .find(|e| e.cost > 0)
+            .and_then(|e| {
+                // Prefer the enabled form of the same transition (its guard holds now).
+                enabled.iter().find(|s| s.transition == e.transition).cloned()
+                    .or_else(|| self.describe_transition(e.transition))
+            })
+    }
+
+    pub fn recovery(&self, snap: &Snapshot, denied: Option<&Event>) -> Recovery {
+        let mut rec = Recovery::default();
+        let mut next = Vec::new();
+        if let Some(primary) = self.expected_next(snap) {
+            next.push(primary);
+        }
+        for s in self.enabled_calls(snap) {
+            if !next.iter().any(|n: &NextStep| n.call == s.call) {
+                next.push(s);
+            }
+        }
+        rec.next = next;
+
+        if let Some(ev) = denied {
+            rec.path_to_denied = self.path_to_call(snap, ev);
+        }
+        rec.ending = self.nearest_ending_hint(snap);
+
+        // Suggestions, most important first.
+        if let (Some(ev), Some(path)) = (denied, &rec.path_to_denied) {
+            let tool = ev.claude_tool_name();
+            if path.len() > 1 {
+                let first: Vec<String> = path[..path.len() - 1].iter().map(|s| s.tool.clone()).collect();
+                rec.suggestions.push(format!("{tool} becomes legal after: {}.", first.join(" → ")));
+            }
+        } else if let Some(ev) = denied {
+            rec.suggestions.push(format!(
+                "{} is not reachable from the current step of \"{}\".",
+                ev.claude_tool_name(),
+                self.chart.name
+            ));
+        }
+        if let Some(n) = rec.next.first() {
+            let others: Vec<String> = rec.next.iter().skip(1).take(3).map(|s| s.tool.clone()).collect();
+            if others.is_empty() {
+                rec.suggestions.push(format!("Next: call {}.", n.tool));
+            } else {
+                rec.suggestions.push(format!("Next: call {} (or {}).", n.tool, others.join(", ")));
+            }
+        }
+        if let Some(id) = snap.failed {
+            let st = self.chart.state(id);
+            if let StateKind::Final { recovery: Some(r), .. } = &st.kind {
+                rec.suggestions.push(format!("Ended in \"{}\": {r}", st.label));
+            } else if matches!(st.kind, StateKind::Choice) {
+                rec.suggestions.push(format!(
+                    "Choice \"{}\" has no branch for the current state; set the flag or value one of its branches needs.",
+                    st.label
+                ));
+            }
+        }
+        if let Some(e) = &rec.ending {
+            rec.suggestions.push(format!("If stuck: {e}"));
+        }
+        rec
+    }
+
+    /// Shortest legal path to a state from which `ev` fires a transition.
+    fn path_to_call(&self, snap: &Snapshot, ev: &Event) -> Option<Vec<NextStep>> {
+        let (dist, via) = self.distances(snap);
+        let mut best: Option<(u32, StateId, usize)> = None;
+        for s in &self.chart.states {
+            let Some(d) = dist[s.id.index()] else { continue };
+            if !s.is_atomic_like() {
+                continue;
+            }
+            for ti in self.transitions_for(s.id) {
+                let t = &self.chart.transitions[ti];
+                let Trigger::Event(p) = &t.trigger else { continue };
+                if p.names_tool(ev, &self.chart.aliases) && best.is_none_or(|(bd, _, _)| d < bd) {
+                    best = Some((d, s.id, ti));
+                }
+            }
+        }
+        let (_, state, ti) = best?;
+        let mut steps: Vec<NextStep> = self
+            .path_to(&via, state, snap)
+            .iter()
+            .filter(|e| e.cost > 0)
+            .filter_map(|e| self.describe_transition(e.transition))
+            .collect();
+        steps.extend(self.describe_transition(ti));
+        Some(steps)
+    }
+
+    fn nearest_ending_hint(&self, snap: &Snapshot) -> Option<String> {
+        let (dist, _) = self.distances(snap);
+        self.chart
+            .states
+            .iter()
+            .filter_map(|s| match &s.kind {
+                StateKind::Final { recovery: Some(r), .. } => dist[s.id.index()].map(|d| (d, r.clone())),
+                _ => None,
+            })
+            .min_by_key(|(d, _)| *d)
+            .map(|(_, r)| r)
+    }
+}

@@ -1,0 +1,65 @@
+//! The per-session state the engine folds events into. Small and serializable: the hook loads
+//! it, steps, and saves it; the log stays the truth (`fold(log) == snapshot`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::ir::StateId;
+
+/// Reader values sampled by the host for one step (reader name → value, `null` when absent).
+pub type Facts = BTreeMap<String, Value>;
+
+pub const SNAPSHOT_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    pub version: u32,
+    /// Fingerprint of the chart this snapshot belongs to.
+    pub chart: String,
+    /// The active configuration, ancestors included, sorted (document order).
+    pub active: Vec<StateId>,
+    pub visited: BTreeSet<StateId>,
+    pub flags: BTreeMap<String, bool>,
+    pub vars: BTreeMap<String, Value>,
+    /// The facts sampled for the last step.
+    pub facts: Facts,
+    /// Highest overall progress reached, in percent.
+    pub highest: f64,
+    /// Events applied (gates included).
+    pub steps: u64,
+    /// Consecutive denials per call (tool + input), for the deadlock breaker.
+    pub denials: BTreeMap<String, u32>,
+    /// Stop hooks blocked so far.
+    pub stop_blocks: u32,
+    pub checkpoints: BTreeMap<String, Checkpoint>,
+    /// A top-level final state was reached.
+    pub halted: bool,
+    /// The last state reached through a failed ending or a stuck choice.
+    pub failed: Option<StateId>,
+    /// Most recent denials, newest last (bounded), for recovery views.
+    pub recent_denials: Vec<DenialNote>,
+    pub last_event: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    pub flags: BTreeMap<String, bool>,
+    pub vars: BTreeMap<String, Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DenialNote {
+    pub event: String,
+    pub reason: String,
+    pub count: u32,
+}
+
+pub const RECENT_DENIALS: usize = 8;
+
+impl Snapshot {
+    pub fn is_active(&self, id: StateId) -> bool {
+        self.active.binary_search(&id).is_ok()
+    }
+}

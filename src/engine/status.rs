@@ -1,0 +1,147 @@
+//! The one view every face shows (CLI `status`, the TUI, prompt injection, MCP): computed here
+//! once, from the chart and the snapshot.
+
+use serde::{Deserialize, Serialize};
+
+use super::ir::{StateId, StateKind};
+use super::machine::Machine;
+use super::progress::Progress;
+use super::recovery::{NextStep, Recovery};
+use super::snapshot::Snapshot;
+use super::verdict::current_label;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolRule {
+    pub pattern: String,
+    /// State label and its tier (region).
+    pub by: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Status {
+    pub sequence: String,
+    pub description: String,
+    pub dialect: String,
+    pub enforcement: String,
+    /// Keys of the active atomic states.
+    pub current: Vec<String>,
+    /// `root ▸ compound ▸ leaf`, regions joined with `∥`.
+    pub breadcrumb: String,
+    /// Label of the current step.
+    pub step: String,
+    pub progress: Progress,
+    /// Calls that are legal now: the expected ones first, then neutral tools and allow lists.
+    pub allowed: Vec<String>,
+    pub denied: Vec<ToolRule>,
+    pub neutral: Vec<String>,
+    pub next: Option<NextStep>,
+    pub recovery: Recovery,
+    pub halted: bool,
+    pub failed: Option<String>,
+    pub events: u64,
+}
+
+impl Machine {
+    pub fn status(&self, snap: &Snapshot) -> Status {
+        let chart = &self.chart;
+        let progress = self.progress(snap);
+        let recovery = self.recovery(snap, None);
+        let mut allowed: Vec<String> = recovery.next.iter().map(|n| n.tool.clone()).collect();
+        let neutral: Vec<String> = chart.neutral.iter().map(|p| p.to_string()).collect();
+        let mut denied = Vec::new();
+        for &sid in &snap.active {
+            let st = chart.state(sid);
+            for p in &st.policy.allow {
+                let s = p.to_string();
+                if !allowed.contains(&s) {
+                    allowed.push(s);
+                }
+            }
+            for p in &st.policy.deny {
+                denied.push(ToolRule { pattern: p.to_string(), by: format!("{} ({})", st.label, self.tier(sid)) });
+            }
+        }
+        for n in &neutral {
+            if !allowed.contains(n) {
+                allowed.push(n.clone());
+            }
+        }
+        allowed.retain(|a| !denied.iter().any(|d| &d.pattern == a));
+        Status {
+            sequence: chart.name.clone(),
+            description: chart.description.clone(),
+            dialect: chart.dialect.as_str().into(),
+            enforcement: chart.settings.enforcement.as_str().into(),
+            current: self.atomic_active(snap).iter().map(|s| chart.state(*s).key.clone()).collect(),
+            breadcrumb: self.breadcrumb(snap, StateId::ROOT),
+            step: current_label(self, snap),
+            next: recovery.next.first().cloned(),
+            progress,
+            allowed,
+            denied,
+            neutral,
+            recovery,
+            halted: snap.halted,
+            failed: snap.failed.map(|f| chart.state(f).label.clone()),
+            events: snap.steps,
+        }
+    }
+
+    fn tier(&self, id: StateId) -> String {
+        let mut cur = id;
+        while let Some(p) = self.chart.state(cur).parent {
+            if p == StateId::ROOT {
+                return self.chart.state(cur).label.clone();
+            }
+            cur = p;
+        }
+        self.chart.name.clone()
+    }
+
+    /// The configuration as a path: `hope ▸ loop ▸ wave_execution`, regions in `{a ∥ b}`.
+    pub fn breadcrumb(&self, snap: &Snapshot, from: StateId) -> String {
+        let chart = &self.chart;
+        let st = chart.state(from);
+        let name = if from == StateId::ROOT { chart.name.clone() } else { st.label.clone() };
+        match &st.kind {
+            StateKind::Parallel => {
+                let parts: Vec<String> = st
+                    .children
+                    .iter()
+                    .filter(|c| snap.is_active(**c))
+                    .map(|c| self.breadcrumb(snap, *c))
+                    .collect();
+                format!("{name} ▸ {{{}}}", parts.join(" ∥ "))
+            }
+            StateKind::Compound { .. } => match st.children.iter().find(|c| snap.is_active(**c)) {
+                Some(c) => format!("{name} ▸ {}", self.breadcrumb(snap, *c)),
+                None => name,
+            },
+            _ => name,
+        }
+    }
+
+    /// The one-line guidance injected into prompts (≤ 300 characters).
+    pub fn guidance_line(&self, snap: &Snapshot) -> String {
+        let st = self.status(snap);
+        let next = match (&st.next, st.progress.done) {
+            (_, true) => "done".to_string(),
+            (Some(n), _) => n.call.clone(),
+            (None, _) => "—".to_string(),
+        };
+        let line = format!(
+            "[SEED SEQUENCE] \"{}\" · step: {} · next: {} · {:.0}% done",
+            st.sequence, st.step, next, st.progress.overall
+        );
+        truncate_chars(&line, 300)
+    }
+}
+
+pub fn truncate_chars(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}

@@ -1,0 +1,341 @@
+//! PreToolUse gating and Stop decisions: advance / neutral / deny / off-path, then the
+//! enforcement mode and the deadlock breaker turn that into allow / deny / ask / block.
+
+use serde::{Deserialize, Serialize};
+
+use super::event::Event;
+use super::ir::{DeadlockFallback, Enforcement, OffPathPolicy, StateId, StateKind};
+use super::machine::Machine;
+use super::snapshot::{DenialNote, RECENT_DENIALS, Snapshot};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VerdictKind {
+    /// The call enables a transition.
+    Advance,
+    /// Allowed without moving the sequence (neutral list, an allow list, a self-loop).
+    Neutral,
+    /// A policy of an active state denies it.
+    Deny,
+    /// Nothing in the chart expects it.
+    OffPath,
+    /// Stop allowed.
+    StopAllowed,
+    /// Stop blocked: the sequence is not finished.
+    StopBlocked,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    Allow,
+    Deny,
+    Ask,
+    /// Stop hooks: keep the agent working.
+    Block,
+}
+
+impl Decision {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decision::Allow => "allow",
+            Decision::Deny => "deny",
+            Decision::Ask => "ask",
+            Decision::Block => "block",
+        }
+    }
+}
+
+/// Which state (and which tier: the region it lives in) denied a call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeniedBy {
+    pub state: String,
+    pub tier: String,
+    pub rule: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    pub kind: VerdictKind,
+    pub decision: Decision,
+    pub mode: Enforcement,
+    /// For the model: why, and what to do instead.
+    pub reason: String,
+    /// Set when the call goes through although the sequence objects (advise / warn).
+    pub warning: Option<String>,
+    pub denied_by: Option<DeniedBy>,
+    /// The exact next call, when one is known.
+    pub next: Option<String>,
+    /// How many times this same call has been denied in a row.
+    pub repeat: u32,
+    pub escalated: bool,
+}
+
+impl Verdict {
+    pub fn blocks(&self) -> bool {
+        matches!(self.decision, Decision::Deny | Decision::Block)
+    }
+}
+
+/// The region (tier) a state belongs to: the child of the root that contains it.
+fn tier_of(m: &Machine, id: StateId) -> String {
+    let chart = &m.chart;
+    let mut cur = id;
+    while let Some(p) = chart.state(cur).parent {
+        if p == StateId::ROOT {
+            return chart.state(cur).label.clone();
+        }
+        cur = p;
+    }
+    chart.name.clone()
+}
+
+fn mode_for(m: &Machine, id: StateId) -> Enforcement {
+    std::iter::once(id)
+        .chain(m.chart.ancestors(id))
+        .find_map(|s| m.chart.state(s).enforcement)
+        .unwrap_or(m.chart.settings.enforcement)
+}
+
+/// The override of the deepest active state that has one.
+fn active_mode(m: &Machine, snap: &Snapshot) -> Enforcement {
+    snap.active
+        .iter()
+        .filter_map(|s| m.chart.state(*s).enforcement.map(|e| (m.chart.depth(*s), e)))
+        .max_by_key(|(d, _)| *d)
+        .map(|(_, e)| e)
+        .unwrap_or(m.chart.settings.enforcement)
+}
+
+/// A stable key for "the same call": the event and its input.
+fn call_key(ev: &Event) -> String {
+    format!("{}#{}", ev.key(), ev.input)
+}
+
+/// Current step labels for messages.
+pub fn current_label(m: &Machine, snap: &Snapshot) -> String {
+    let labels: Vec<String> = m
+        .atomic_active(snap)
+        .iter()
+        .filter(|s| !is_monitor(m, **s))
+        .map(|s| m.chart.state(*s).label.clone())
+        .collect();
+    if labels.is_empty() { "start".into() } else { labels.join(" ∥ ") }
+}
+
+/// A state in a region that has no ending (seed 000's context region): shown separately.
+fn is_monitor(m: &Machine, id: StateId) -> bool {
+    let chart = &m.chart;
+    if !matches!(chart.root().kind, StateKind::Parallel) {
+        return false;
+    }
+    let mut region = id;
+    while let Some(p) = chart.state(region).parent {
+        if p == StateId::ROOT {
+            break;
+        }
+        region = p;
+    }
+    !chart.states.iter().any(|s| s.is_final() && chart.is_descendant_or_self(s.id, region))
+}
+
+pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
+    let chart = &m.chart;
+    let aliases = &chart.aliases;
+    let tool = ev.claude_tool_name();
+    let neutral = chart.neutral.iter().any(|p| p.names_tool(ev, aliases));
+
+    // 1. Policies of every active state intersect: any deny wins.
+    let mut denied_by: Option<(StateId, DeniedBy)> = None;
+    for &sid in &snap.active {
+        let st = chart.state(sid);
+        if let Some(p) = st.policy.deny.iter().find(|p| p.names_tool(ev, aliases)) {
+            denied_by = Some((sid, DeniedBy { state: st.label.clone(), tier: tier_of(m, sid), rule: format!("denies {p}") }));
+            break;
+        }
+        if !st.policy.allow.is_empty() && !neutral && !st.policy.allow.iter().any(|p| p.names_tool(ev, aliases)) {
+            let list: Vec<String> = st.policy.allow.iter().map(|p| p.to_string()).collect();
+            denied_by = Some((
+                sid,
+                DeniedBy { state: st.label.clone(), tier: tier_of(m, sid), rule: format!("allows only {}", list.join(", ")) },
+            ));
+            break;
+        }
+    }
+
+    let recovery = m.recovery(snap, Some(ev));
+    let next = recovery.next.first().map(|n| n.tool.clone());
+    let next_text = match (&recovery.path_to_denied, &next) {
+        (Some(path), _) if path.len() > 1 => {
+            let first: Vec<String> = path[..path.len() - 1].iter().map(|s| s.tool.clone()).collect();
+            format!("Call {} first; then {tool} is allowed.", first.join(", then "))
+        }
+        (_, Some(n)) => format!("Next: call {n}."),
+        _ => String::new(),
+    };
+
+    if let Some((sid, by)) = denied_by {
+        let mode = mode_for(m, sid);
+        let reason = format!(
+            "seed: {tool} is not allowed now — \"{}\" ({}) {}. {next_text}",
+            by.state, by.tier, by.rule
+        );
+        return decide(m, snap, ev, VerdictKind::Deny, mode, reason.trim().to_string(), Some(by), next);
+    }
+
+    // 2. Does it move the sequence?
+    let selected = m.select(snap, Some(ev));
+    if selected.iter().any(|&t| !chart.transitions[t].targets.is_empty()) {
+        return allow(VerdictKind::Advance, active_mode(m, snap), next);
+    }
+    // 3. Neutral: the neutral list, an allow list naming it, or a self-loop.
+    let allowed_by_list = snap
+        .active
+        .iter()
+        .any(|s| chart.state(*s).policy.allow.iter().any(|p| p.names_tool(ev, aliases)));
+    if neutral || allowed_by_list || !selected.is_empty() {
+        return allow(VerdictKind::Neutral, active_mode(m, snap), next);
+    }
+    // 4. Off path.
+    let mode = active_mode(m, snap);
+    let reason = format!(
+        "seed: {tool} is not part of \"{}\" at step \"{}\". {next_text}",
+        chart.name,
+        current_label(m, snap)
+    );
+    let reason = reason.trim().to_string();
+    match chart.settings.off_path {
+        OffPathPolicy::Deny => decide(m, snap, ev, VerdictKind::OffPath, mode, reason, None, next),
+        OffPathPolicy::Warn if mode != Enforcement::Observe => Verdict {
+            kind: VerdictKind::OffPath,
+            decision: Decision::Allow,
+            mode,
+            warning: Some(reason.clone()),
+            reason,
+            denied_by: None,
+            next,
+            repeat: 0,
+            escalated: false,
+        },
+        _ => Verdict {
+            kind: VerdictKind::OffPath,
+            decision: Decision::Allow,
+            mode,
+            reason,
+            warning: None,
+            denied_by: None,
+            next,
+            repeat: 0,
+            escalated: false,
+        },
+    }
+}
+
+fn allow(kind: VerdictKind, mode: Enforcement, next: Option<String>) -> Verdict {
+    Verdict {
+        kind,
+        decision: Decision::Allow,
+        mode,
+        reason: String::new(),
+        warning: None,
+        denied_by: None,
+        next,
+        repeat: 0,
+        escalated: false,
+    }
+}
+
+/// Apply the enforcement mode and the deadlock breaker to an objection.
+#[allow(clippy::too_many_arguments)]
+fn decide(
+    m: &Machine,
+    snap: &mut Snapshot,
+    ev: &Event,
+    kind: VerdictKind,
+    mode: Enforcement,
+    reason: String,
+    denied_by: Option<DeniedBy>,
+    next: Option<String>,
+) -> Verdict {
+    let base = Verdict {
+        kind,
+        decision: Decision::Allow,
+        mode,
+        reason: reason.clone(),
+        warning: None,
+        denied_by,
+        next,
+        repeat: 0,
+        escalated: false,
+    };
+    match mode {
+        Enforcement::Observe => base,
+        Enforcement::Advise => Verdict { warning: Some(reason), ..base },
+        Enforcement::Enforce => {
+            let key = call_key(ev);
+            let count = snap.denials.get(&key).copied().unwrap_or(0) + 1;
+            snap.denials.insert(key, count);
+            let dl = m.chart.settings.deadlock;
+            let escalated = dl.limit > 0 && count >= dl.limit;
+            let mut v = Verdict { decision: Decision::Deny, repeat: count, escalated, ..base };
+            if escalated {
+                let msg = format!(
+                    "{} This exact call was denied {count} times: stop retrying it and ask the user how to proceed.",
+                    v.reason
+                );
+                v.reason = msg.clone();
+                match dl.fallback {
+                    DeadlockFallback::Deny => {}
+                    DeadlockFallback::Ask => v.decision = Decision::Ask,
+                    DeadlockFallback::Advise => {
+                        v.decision = Decision::Allow;
+                        v.warning = Some(msg);
+                    }
+                }
+            }
+            if v.decision == Decision::Deny || v.decision == Decision::Ask {
+                snap.recent_denials.push(DenialNote { event: ev.key(), reason: v.reason.clone(), count });
+                if snap.recent_denials.len() > RECENT_DENIALS {
+                    snap.recent_denials.remove(0);
+                }
+            }
+            v
+        }
+    }
+}
+
+pub fn stop(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
+    let gate = m.chart.settings.stop;
+    let active_hook = ev.input.get("stop_hook_active").and_then(|v| v.as_bool()).unwrap_or(false);
+    let progress = m.progress(snap);
+    let finished = progress.done || snap.halted;
+    let mode = m.chart.settings.enforcement;
+    let may_block = gate.block_until_final
+        && !finished
+        && !active_hook
+        && snap.stop_blocks < gate.max_blocks
+        && mode == Enforcement::Enforce;
+    let next = m.expected_next(snap).map(|n| n.tool);
+    if may_block {
+        snap.stop_blocks += 1;
+        let reason = format!(
+            "seed: \"{}\" is not finished ({:.0}% done, at \"{}\").{}",
+            m.chart.name,
+            progress.overall,
+            current_label(m, snap),
+            next.as_ref().map(|n| format!(" Continue with {n}.")).unwrap_or_default()
+        );
+        return Verdict {
+            kind: VerdictKind::StopBlocked,
+            decision: Decision::Block,
+            mode,
+            reason,
+            warning: None,
+            denied_by: None,
+            next,
+            repeat: snap.stop_blocks,
+            escalated: false,
+        };
+    }
+    allow(VerdictKind::StopAllowed, mode, next)
+}

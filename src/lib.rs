@@ -1,0 +1,10 @@
+//! seed: mission control for agent workflows.
+//!
+//! Data flows one way: Claude Code's hook payloads ([`protocol`]) become normalized events that
+//! the pure [`engine`] steps through a sequence loaded by a [`dialects`] loader; the [`store`]
+//! appends every step to a per-session log that the dashboard tails.
+#![forbid(unsafe_code)]
+
+pub mod dialects;
+pub mod engine;
+pub mod store;

@@ -1,0 +1,3 @@
+//! Files and places: state directory, session logs, snapshots, tailing, deep-state readers.
+
+pub mod record;
