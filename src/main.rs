@@ -1,1 +1,34 @@
-fn main() {}
+#![forbid(unsafe_code)]
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use seed::cli::{Cli, Command};
+use seed::commands;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    // The hook answers before anything heavy (runtime, theme, terminal) is touched.
+    let result = match cli.command {
+        Command::Hook(a) => return commands::hook::run(a),
+        Command::Status(a) => commands::status::run(a, false),
+        Command::Recovery(a) => commands::status::run(a, true),
+        Command::Sequences(a) => commands::sequences::run(a),
+        Command::Validate(a) => commands::validate::run(a),
+        Command::Tui(a) => commands::tui::run(a),
+        Command::Replay(a) => commands::replay::run(a),
+        Command::Screenshot(a) => commands::screenshot::run(a),
+        Command::Demo(a) => commands::demo::run(a),
+        Command::Install(a) => commands::install::run(a, false),
+        Command::Uninstall(a) => commands::install::run(a, true),
+        Command::Doctor(a) => commands::doctor::run(a),
+        Command::Mcp(a) => commands::mcp::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("seed: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,1 +1,196 @@
 //! Loaders: sequence text → statechart IR, with `file:line:column` errors.
+//!
+//! The dialect follows the file extension: `.json` master sequence (seed 000), `.yaml`/`.yml`
+//! workflow (seed 003), `.mmd` Mermaid statechart, `.toml` Mermaid manifest with bindings
+//! (seed 004). Built-in sequences are the files of `sequences/`, embedded in the binary.
+
+pub mod locate;
+pub mod master;
+
+use std::path::{Path, PathBuf};
+
+use crate::engine::Chart;
+use crate::engine::lint::Lint;
+
+pub use locate::LoadError;
+
+/// Sequence files larger than this are refused with a clear error rather than parsed.
+pub const MAX_SEQUENCE_BYTES: u64 = 16 * 1024 * 1024;
+
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub chart: Chart,
+    /// `builtin:<file>` or the path it was read from.
+    pub source: String,
+    /// Dialect-specific warnings found while loading (engine lints come from `Machine::lint`).
+    pub warnings: Vec<Lint>,
+}
+
+/// Files of `sequences/`, embedded so `seed` works from any directory.
+pub static EMBEDDED: &[(&str, &str)] = &[
+    (
+        "compound_intelligence.json",
+        include_str!("../../sequences/compound_intelligence.json"),
+    ),
+    (
+        "starlog_initialization.json",
+        include_str!("../../sequences/starlog_initialization.json"),
+    ),
+    (
+        "waypoint_journey.json",
+        include_str!("../../sequences/waypoint_journey.json"),
+    ),
+    (
+        "giint_workflow.json",
+        include_str!("../../sequences/giint_workflow.json"),
+    ),
+];
+
+/// Extensions that name a loadable sequence (Mermaid parts are loaded through a manifest).
+const ENTRY_EXTENSIONS: &[&str] = &["json", "yaml", "yml", "toml", "mmd"];
+
+/// Load sequence text. `file` names it in errors and picks the dialect by extension;
+/// `resolve` reads sibling files a manifest refers to.
+pub fn load_text(
+    file: &str,
+    text: &str,
+    resolve: &dyn Fn(&str) -> Option<String>,
+) -> Result<Loaded, LoadError> {
+    let _ = resolve;
+    if text.trim().is_empty() {
+        return Err(LoadError::at(
+            file,
+            1,
+            1,
+            "empty file: expected a sequence definition",
+        ));
+    }
+    let ext = Path::new(file)
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("");
+    match ext {
+        "json" => master::load(file, text),
+        other => Err(LoadError::at(
+            file,
+            1,
+            1,
+            format!(
+                "unknown sequence file type `.{other}`: expected .json, .yaml, .yml, .mmd or .toml"
+            ),
+        )),
+    }
+}
+
+/// Read and load a sequence file from disk.
+pub fn load_path(path: &Path) -> Result<Loaded, LoadError> {
+    let file = path.display().to_string();
+    let meta = std::fs::metadata(path)
+        .map_err(|e| LoadError::at(&file, 0, 0, format!("cannot read: {e}")))?;
+    if meta.is_dir() {
+        return Err(LoadError::at(
+            &file,
+            0,
+            0,
+            "is a directory: name a sequence file",
+        ));
+    }
+    if meta.len() > MAX_SEQUENCE_BYTES {
+        return Err(LoadError::at(
+            &file,
+            0,
+            0,
+            format!(
+                "file is {} bytes; sequence files are limited to {} bytes",
+                meta.len(),
+                MAX_SEQUENCE_BYTES
+            ),
+        ));
+    }
+    let bytes =
+        std::fs::read(path).map_err(|e| LoadError::at(&file, 0, 0, format!("cannot read: {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let (line, col) =
+            locate::line_col_of_offset_bytes(e.as_bytes(), e.utf8_error().valid_up_to());
+        LoadError::at(
+            &file,
+            line,
+            col,
+            "invalid UTF-8: sequence files must be UTF-8 text",
+        )
+    })?;
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let resolve = move |rel: &str| std::fs::read_to_string(dir.join(rel)).ok();
+    let mut loaded = load_text(&file, &text, &resolve)?;
+    loaded.source = file;
+    Ok(loaded)
+}
+
+/// Names of the built-in sequences (file stems of the embedded entry files).
+pub fn builtin_names() -> Vec<String> {
+    let mut names: Vec<String> = EMBEDDED
+        .iter()
+        .filter(|(f, _)| !f.contains('/'))
+        .filter(|(f, _)| {
+            ENTRY_EXTENSIONS
+                .iter()
+                .any(|e| f.ends_with(&format!(".{e}")))
+        })
+        .filter_map(|(f, _)| {
+            Path::new(f)
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .map(String::from)
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+fn embedded(rel: &str) -> Option<String> {
+    EMBEDDED
+        .iter()
+        .find(|(f, _)| *f == rel)
+        .map(|(_, t)| t.to_string())
+}
+
+/// A built-in sequence by name.
+pub fn builtin(name: &str) -> Option<Result<Loaded, LoadError>> {
+    let (file, text) = EMBEDDED.iter().find(|(f, _)| {
+        !f.contains('/') && Path::new(f).file_stem().and_then(|s| s.to_str()) == Some(name)
+    })?;
+    Some(load_text(file, text, &embedded).map(|mut l| {
+        l.source = format!("builtin:{file}");
+        l
+    }))
+}
+
+/// A sequence named by the user: an existing path, a file in one of `search_dirs`
+/// (`<dir>/<name>.<ext>`), or a built-in.
+pub fn resolve(name_or_path: &str, search_dirs: &[PathBuf]) -> Result<Loaded, LoadError> {
+    let p = Path::new(name_or_path);
+    if p.is_file() {
+        return load_path(p);
+    }
+    for dir in search_dirs {
+        for ext in ENTRY_EXTENSIONS {
+            let candidate = dir.join(format!("{name_or_path}.{ext}"));
+            if candidate.is_file() {
+                return load_path(&candidate);
+            }
+        }
+    }
+    if let Some(found) = builtin(name_or_path) {
+        return found;
+    }
+    Err(LoadError::at(
+        name_or_path,
+        0,
+        0,
+        format!(
+            "no such sequence: not a file, and not one of the built-ins ({})",
+            builtin_names().join(", ")
+        ),
+    ))
+}

@@ -32,7 +32,11 @@ impl ChartBuilder {
             label: name.to_string(),
             parent: None,
             children: Vec::new(),
-            kind: if parallel_root { StateKind::Parallel } else { StateKind::Compound { initial: UNSET } },
+            kind: if parallel_root {
+                StateKind::Parallel
+            } else {
+                StateKind::Compound { initial: UNSET }
+            },
             activity: None,
             policy: Policy::default(),
             enforcement: None,
@@ -69,13 +73,22 @@ impl ChartBuilder {
 
     /// Add a state under `parent`. Compound states get their initial child from
     /// [`ChartBuilder::set_initial`] or, failing that, their first child.
-    pub fn add_state(&mut self, parent: StateId, name: &str, kind: StateKind) -> Result<StateId, BuildError> {
+    pub fn add_state(
+        &mut self,
+        parent: StateId,
+        name: &str,
+        kind: StateKind,
+    ) -> Result<StateId, BuildError> {
         if self.child_named(parent, name).is_some() {
             return Err(BuildError::Duplicate(name.to_string()));
         }
         let id = StateId(self.chart.states.len() as u32);
         let parent_key = &self.chart.states[parent.index()].key;
-        let key = if parent_key.is_empty() { name.to_string() } else { format!("{parent_key}.{name}") };
+        let key = if parent_key.is_empty() {
+            name.to_string()
+        } else {
+            format!("{parent_key}.{name}")
+        };
         let weight = match kind {
             StateKind::Choice | StateKind::Final { .. } => 0.0,
             _ => 1.0,
@@ -155,7 +168,9 @@ impl ChartBuilder {
                 if children.is_empty() {
                     self.chart.states[i].kind = StateKind::Atomic;
                 } else if initial == UNSET {
-                    self.chart.states[i].kind = StateKind::Compound { initial: children[0] };
+                    self.chart.states[i].kind = StateKind::Compound {
+                        initial: children[0],
+                    };
                 } else if !children.contains(&initial) {
                     let init_key = self.chart.states[initial.index()].key.clone();
                     return Err(BuildError::BadInitial(name, init_key));

@@ -59,7 +59,10 @@ impl EventKind {
 
     /// Kinds that name something the agent does with a tool, skill or command.
     pub fn is_action(self) -> bool {
-        matches!(self, EventKind::Tool | EventKind::Skill | EventKind::Command)
+        matches!(
+            self,
+            EventKind::Tool | EventKind::Skill | EventKind::Command
+        )
     }
 }
 
@@ -76,7 +79,11 @@ const PROMPT_NAME_CHARS: usize = 200;
 
 impl Event {
     pub fn new(kind: EventKind, name: impl Into<String>) -> Event {
-        Event { kind, name: name.into(), input: Value::Null }
+        Event {
+            kind,
+            name: name.into(),
+            input: Value::Null,
+        }
     }
 
     pub fn with_input(mut self, input: Value) -> Event {
@@ -91,9 +98,17 @@ impl Event {
             && let Some(skill) = input.get("skill").and_then(Value::as_str)
         {
             let skill = skill.trim_start_matches('/').to_string();
-            return Event { kind: EventKind::Skill, name: skill, input };
+            return Event {
+                kind: EventKind::Skill,
+                name: skill,
+                input,
+            };
         }
-        Event { kind: EventKind::Tool, name: canonical_tool_name(raw_name), input }
+        Event {
+            kind: EventKind::Tool,
+            name: canonical_tool_name(raw_name),
+            input,
+        }
     }
 
     /// A failed tool call.
@@ -120,7 +135,11 @@ impl Event {
             }
         }
         let name: String = trimmed.chars().take(PROMPT_NAME_CHARS).collect();
-        Event { kind: EventKind::Prompt, name, input: serde_json::json!({ "prompt": text }) }
+        Event {
+            kind: EventKind::Prompt,
+            name,
+            input: serde_json::json!({ "prompt": text }),
+        }
     }
 
     pub fn lifecycle(name: &str) -> Event {
@@ -178,7 +197,10 @@ mod tests {
 
     #[test]
     fn mcp_names_become_dotted() {
-        assert_eq!(Event::tool("mcp__starlog__orient", Value::Null).key(), "tool:starlog.orient");
+        assert_eq!(
+            Event::tool("mcp__starlog__orient", Value::Null).key(),
+            "tool:starlog.orient"
+        );
         assert_eq!(
             Event::tool("mcp__byterover-mcp__byterover-store-knowledge", Value::Null).key(),
             "tool:byterover-mcp.byterover-store-knowledge"
@@ -197,9 +219,15 @@ mod tests {
 
     #[test]
     fn slash_prompt_becomes_command() {
-        assert_eq!(Event::prompt("/hope:intent add a cache").key(), "command:hope:intent");
+        assert_eq!(
+            Event::prompt("/hope:intent add a cache").key(),
+            "command:hope:intent"
+        );
         assert_eq!(Event::prompt("please fix it").kind, EventKind::Prompt);
         assert_eq!(Event::prompt("/usr/bin is odd").kind, EventKind::Prompt);
-        assert_eq!(Event::tool_error("Edit", Value::Null).key(), "error.tool:Edit");
+        assert_eq!(
+            Event::tool_error("Edit", Value::Null).key(),
+            "error.tool:Edit"
+        );
     }
 }

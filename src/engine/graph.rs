@@ -52,7 +52,12 @@ impl Machine {
             }
             for leaf in self.entry_set(&t.targets, self.domain(ti)) {
                 if chart.state(leaf).is_atomic_like() {
-                    out.push(Edge { from: atomic, to: leaf, transition: ti, cost });
+                    out.push(Edge {
+                        from: atomic,
+                        to: leaf,
+                        transition: ti,
+                        cost,
+                    });
                 }
             }
         }
@@ -75,7 +80,12 @@ impl Machine {
             .map(|s| s.id)
             .collect();
         if goals.is_empty() {
-            chart.states.iter().filter(|s| s.is_final()).map(|s| s.id).collect()
+            chart
+                .states
+                .iter()
+                .filter(|s| s.is_final())
+                .map(|s| s.id)
+                .collect()
         } else {
             goals
         }
@@ -111,7 +121,12 @@ impl Machine {
     }
 
     /// The edges leading from the active configuration to `target`, in order.
-    pub(crate) fn path_to(&self, via: &[Option<Edge>], target: StateId, snap: &Snapshot) -> Vec<Edge> {
+    pub(crate) fn path_to(
+        &self,
+        via: &[Option<Edge>],
+        target: StateId,
+        snap: &Snapshot,
+    ) -> Vec<Edge> {
         let mut path = Vec::new();
         let mut cur = target;
         let mut guard = 0;

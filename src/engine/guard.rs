@@ -45,7 +45,9 @@ fn eval_in(guard: &Guard, snap: &Snapshot, input: Option<&Value>) -> bool {
         Guard::Reader { name, op, value } => {
             compare(snap.facts.get(name).unwrap_or(&Value::Null), *op, value)
         }
-        Guard::Input { pointer, matcher } => input.is_none_or(|i| input_matches(i, pointer, matcher)),
+        Guard::Input { pointer, matcher } => {
+            input.is_none_or(|i| input_matches(i, pointer, matcher))
+        }
     }
 }
 
@@ -145,14 +147,20 @@ pub fn apply(actions: &[Action], snap: &mut Snapshot, input: &Value) -> Vec<Stri
                 snap.vars.insert(name.clone(), v);
             }
             Action::AppendVar { name, value } => {
-                let slot = snap.vars.entry(name.clone()).or_insert(Value::Array(Vec::new()));
+                let slot = snap
+                    .vars
+                    .entry(name.clone())
+                    .or_insert(Value::Array(Vec::new()));
                 match slot {
                     Value::Array(a) => a.push(value.clone()),
                     other => *other = Value::Array(vec![other.clone(), value.clone()]),
                 }
             }
             Action::MergeVar { name, value } => {
-                let slot = snap.vars.entry(name.clone()).or_insert(Value::Object(Default::default()));
+                let slot = snap
+                    .vars
+                    .entry(name.clone())
+                    .or_insert(Value::Object(Default::default()));
                 match (slot, value) {
                     (Value::Object(dst), Value::Object(src)) => {
                         for (k, v) in src {
@@ -163,7 +171,10 @@ pub fn apply(actions: &[Action], snap: &mut Snapshot, input: &Value) -> Vec<Stri
                 }
             }
             Action::Checkpoint { name } => {
-                let cp = Checkpoint { flags: snap.flags.clone(), vars: snap.vars.clone() };
+                let cp = Checkpoint {
+                    flags: snap.flags.clone(),
+                    vars: snap.vars.clone(),
+                };
                 snap.checkpoints.insert(name.clone(), cp);
             }
             Action::Rollback { name } => {

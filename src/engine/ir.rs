@@ -101,7 +101,10 @@ pub struct Deadlock {
 
 impl Default for Deadlock {
     fn default() -> Self {
-        Deadlock { limit: 3, fallback: DeadlockFallback::Deny }
+        Deadlock {
+            limit: 3,
+            fallback: DeadlockFallback::Deny,
+        }
     }
 }
 
@@ -123,11 +126,17 @@ pub enum Outcome {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum StateKind {
     Atomic,
-    Compound { initial: StateId },
+    Compound {
+        initial: StateId,
+    },
     Parallel,
     /// Routing pseudo-state: ordered guarded eventless transitions, first match wins.
     Choice,
-    Final { outcome: Outcome, message: Option<String>, recovery: Option<String> },
+    Final {
+        outcome: Outcome,
+        message: Option<String>,
+        recovery: Option<String>,
+    },
 }
 
 /// Allow / deny patterns of a state. A non-empty `allow` list is a filter: a tool outside it
@@ -179,7 +188,10 @@ impl State {
         matches!(self.kind, StateKind::Choice)
     }
     pub fn is_atomic_like(&self) -> bool {
-        matches!(self.kind, StateKind::Atomic | StateKind::Final { .. } | StateKind::Choice)
+        matches!(
+            self.kind,
+            StateKind::Atomic | StateKind::Final { .. } | StateKind::Choice
+        )
     }
 }
 
@@ -248,19 +260,46 @@ impl CmpOp {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Guard {
     True,
-    All { of: Vec<Guard> },
-    Any { of: Vec<Guard> },
-    Not { guard: Box<Guard> },
-    Flag { name: String },
-    Var { name: String, op: CmpOp, value: Value },
+    All {
+        of: Vec<Guard>,
+    },
+    Any {
+        of: Vec<Guard>,
+    },
+    Not {
+        guard: Box<Guard>,
+    },
+    Flag {
+        name: String,
+    },
+    Var {
+        name: String,
+        op: CmpOp,
+        value: Value,
+    },
     /// `len(var) > min` for arrays, strings and objects.
-    Count { name: String, op: CmpOp, value: f64 },
-    In { state: StateId },
+    Count {
+        name: String,
+        op: CmpOp,
+        value: f64,
+    },
+    In {
+        state: StateId,
+    },
     /// Sugar for a `file_exists` reader fact; the loader registers the reader.
-    FileExists { reader: String },
-    Reader { name: String, op: CmpOp, value: Value },
+    FileExists {
+        reader: String,
+    },
+    Reader {
+        name: String,
+        op: CmpOp,
+        value: Value,
+    },
     /// A JSON pointer into the triggering event's input.
-    Input { pointer: String, matcher: InputMatcher },
+    Input {
+        pointer: String,
+        matcher: InputMatcher,
+    },
 }
 
 /// How an input value is matched: a glob on its string form, or exact JSON equality.
@@ -276,15 +315,36 @@ pub enum InputMatcher {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Action {
-    SetFlag { name: String, value: bool },
-    SetVar { name: String, value: Value },
+    SetFlag {
+        name: String,
+        value: bool,
+    },
+    SetVar {
+        name: String,
+        value: Value,
+    },
     /// Set a variable from a JSON pointer into the triggering event's input.
-    SetVarFromInput { name: String, pointer: String },
-    AppendVar { name: String, value: Value },
-    MergeVar { name: String, value: Value },
-    Checkpoint { name: String },
-    Rollback { name: String },
-    Note { text: String },
+    SetVarFromInput {
+        name: String,
+        pointer: String,
+    },
+    AppendVar {
+        name: String,
+        value: Value,
+    },
+    MergeVar {
+        name: String,
+        value: Value,
+    },
+    Checkpoint {
+        name: String,
+    },
+    Rollback {
+        name: String,
+    },
+    Note {
+        text: String,
+    },
 }
 
 /// A deep-state reader: data evaluated by the host, passed to `step` as facts.
@@ -299,12 +359,21 @@ pub struct ReaderDecl {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ReaderKind {
     /// JSON value at `pointer` in the newest file matching `path` (a glob).
-    Json { path: String, pointer: String },
-    FileExists { path: String },
+    Json {
+        path: String,
+        pointer: String,
+    },
+    FileExists {
+        path: String,
+    },
     /// Number of files matching the glob.
-    Count { path: String },
+    Count {
+        path: String,
+    },
     /// Age in seconds of the newest file matching the glob.
-    Age { path: String },
+    Age {
+        path: String,
+    },
 }
 
 impl ReaderKind {
@@ -391,7 +460,10 @@ impl Chart {
 
     /// Transitions whose source is `id`, in document order.
     pub fn transitions_from(&self, id: StateId) -> impl Iterator<Item = (usize, &Transition)> {
-        self.transitions.iter().enumerate().filter(move |(_, t)| t.source == id)
+        self.transitions
+            .iter()
+            .enumerate()
+            .filter(move |(_, t)| t.source == id)
     }
 
     pub fn reader(&self, name: &str) -> Option<&ReaderDecl> {

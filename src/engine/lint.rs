@@ -24,10 +24,20 @@ pub struct Lint {
 
 impl Lint {
     pub fn error(code: &str, message: impl Into<String>, span: Option<Span>) -> Lint {
-        Lint { severity: Severity::Error, code: code.into(), message: message.into(), span }
+        Lint {
+            severity: Severity::Error,
+            code: code.into(),
+            message: message.into(),
+            span,
+        }
     }
     pub fn warning(code: &str, message: impl Into<String>, span: Option<Span>) -> Lint {
-        Lint { severity: Severity::Warning, code: code.into(), message: message.into(), span }
+        Lint {
+            severity: Severity::Warning,
+            code: code.into(),
+            message: message.into(),
+            span,
+        }
     }
 }
 
@@ -74,7 +84,11 @@ impl Machine {
                 continue;
             }
             if !seen.contains(&s.id) {
-                out.push(Lint::warning("unreachable", format!("state `{}` can never be entered", s.key), s.span));
+                out.push(Lint::warning(
+                    "unreachable",
+                    format!("state `{}` can never be entered", s.key),
+                    s.span,
+                ));
                 continue;
             }
             if s.is_final() {
@@ -107,7 +121,13 @@ impl Machine {
     fn lint_cycles(&self, out: &mut Vec<Lint>) {
         // Tarjan-free approach: a set of atomic states closed under successors, with no final
         // among them, is a trap. Check each state's forward closure.
-        let atomics: Vec<StateId> = self.chart.states.iter().filter(|s| s.is_atomic_like()).map(|s| s.id).collect();
+        let atomics: Vec<StateId> = self
+            .chart
+            .states
+            .iter()
+            .filter(|s| s.is_atomic_like())
+            .map(|s| s.id)
+            .collect();
         let mut reported: BTreeSet<StateId> = BTreeSet::new();
         for &s in &atomics {
             if reported.contains(&s) || self.chart.state(s).is_final() {
@@ -130,8 +150,11 @@ impl Machine {
             }
             // Only a real cycle counts: the start must be reachable from itself.
             let cyclic = self.all_edges_from(s).iter().any(|e| self.reaches(*e, s));
-            if !escapes && cyclic && !self.in_monitor_region(s) {
-                let members: Vec<String> = seen.iter().map(|x| self.chart.state(*x).key.clone()).collect();
+            if !escapes && cyclic && !self.is_monitor(s) {
+                let members: Vec<String> = seen
+                    .iter()
+                    .map(|x| self.chart.state(*x).key.clone())
+                    .collect();
                 reported.extend(seen.iter().copied());
                 out.push(Lint::error(
                     "cycle-without-exit",
@@ -158,23 +181,6 @@ impl Machine {
         false
     }
 
-    /// States of a parallel root's region that has no ending (a monitor such as seed 000's
-    /// context region) are allowed to cycle forever.
-    fn in_monitor_region(&self, s: StateId) -> bool {
-        let chart = &self.chart;
-        if !matches!(chart.root().kind, StateKind::Parallel) {
-            return false;
-        }
-        let mut region = s;
-        while let Some(p) = chart.state(region).parent {
-            if p == StateId::ROOT {
-                break;
-            }
-            region = p;
-        }
-        !chart.states.iter().any(|x| x.is_final() && chart.is_descendant_or_self(x.id, region))
-    }
-
     fn lint_choices(&self, out: &mut Vec<Lint>) {
         for s in &self.chart.states {
             if !matches!(s.kind, StateKind::Choice) {
@@ -182,8 +188,15 @@ impl Machine {
             }
             let ts: Vec<_> = self.chart.transitions_from(s.id).collect();
             if ts.is_empty() {
-                out.push(Lint::error("choice-without-branches", format!("choice `{}` has no branches", s.key), s.span));
-            } else if !ts.iter().any(|(_, t)| t.guard.is_none() || t.guard == Some(Guard::True)) {
+                out.push(Lint::error(
+                    "choice-without-branches",
+                    format!("choice `{}` has no branches", s.key),
+                    s.span,
+                ));
+            } else if !ts
+                .iter()
+                .any(|(_, t)| t.guard.is_none() || t.guard == Some(Guard::True))
+            {
                 out.push(Lint::warning(
                     "choice-without-default",
                     format!("choice `{}` has no default branch: when no guard holds it raises error.choice", s.key),
@@ -196,18 +209,34 @@ impl Machine {
     fn lint_tools(&self, out: &mut Vec<Lint>) {
         let chart = &self.chart;
         for t in &chart.transitions {
-            let Trigger::Event(p) = &t.trigger else { continue };
+            let Trigger::Event(p) = &t.trigger else {
+                continue;
+            };
             let alt = &p.alts[0];
             if alt.kind.is_some_and(|k| !k.is_action()) {
                 continue;
             }
-            let probe = crate::engine::Event::new(alt.kind.unwrap_or(crate::engine::EventKind::Tool), alt.glob.clone());
+            let probe = crate::engine::Event::new(
+                alt.kind.unwrap_or(crate::engine::EventKind::Tool),
+                alt.glob.clone(),
+            );
             for sid in std::iter::once(t.source).chain(chart.ancestors(t.source)) {
                 let st = chart.state(sid);
-                let denied = st.policy.deny.iter().any(|d| d.names_tool(&probe, &chart.aliases));
+                let denied = st
+                    .policy
+                    .deny
+                    .iter()
+                    .any(|d| d.names_tool(&probe, &chart.aliases));
                 let outside = !st.policy.allow.is_empty()
-                    && !st.policy.allow.iter().any(|a| a.names_tool(&probe, &chart.aliases))
-                    && !chart.neutral.iter().any(|n| n.names_tool(&probe, &chart.aliases));
+                    && !st
+                        .policy
+                        .allow
+                        .iter()
+                        .any(|a| a.names_tool(&probe, &chart.aliases))
+                    && !chart
+                        .neutral
+                        .iter()
+                        .any(|n| n.names_tool(&probe, &chart.aliases));
                 if denied || outside {
                     out.push(Lint::error(
                         "tool-never-allowed",
@@ -233,19 +262,37 @@ impl Machine {
         bands.sort_by(|a, b| a.lo.total_cmp(&b.lo));
         for b in &bands {
             if !(b.lo < b.hi) || b.lo < 0.0 || b.hi > 100.0 {
-                out.push(Lint::error("band-range", format!("band `{}` has an empty or out-of-range span [{}, {}]", b.name, b.lo, b.hi), None));
+                out.push(Lint::error(
+                    "band-range",
+                    format!(
+                        "band `{}` has an empty or out-of-range span [{}, {}]",
+                        b.name, b.lo, b.hi
+                    ),
+                    None,
+                ));
             }
         }
         if bands[0].lo > 0.0 {
-            out.push(Lint::error("band-gap", format!("bands leave a gap: nothing covers [0, {}]", bands[0].lo), None));
+            out.push(Lint::error(
+                "band-gap",
+                format!("bands leave a gap: nothing covers [0, {}]", bands[0].lo),
+                None,
+            ));
         }
         for w in bands.windows(2) {
             if w[1].lo < w[0].hi {
-                out.push(Lint::error("band-overlap", format!("bands `{}` and `{}` overlap", w[0].name, w[1].name), None));
+                out.push(Lint::error(
+                    "band-overlap",
+                    format!("bands `{}` and `{}` overlap", w[0].name, w[1].name),
+                    None,
+                ));
             } else if w[1].lo > w[0].hi {
                 out.push(Lint::error(
                     "band-gap",
-                    format!("bands leave a gap between `{}` and `{}`: [{}, {}]", w[0].name, w[1].name, w[0].hi, w[1].lo),
+                    format!(
+                        "bands leave a gap between `{}` and `{}`: [{}, {}]",
+                        w[0].name, w[1].name, w[0].hi, w[1].lo
+                    ),
                     None,
                 ));
             }
@@ -253,21 +300,37 @@ impl Machine {
         if let Some(last) = bands.last()
             && last.hi < 100.0
         {
-            out.push(Lint::error("band-gap", format!("bands leave a gap: nothing covers [{}, 100]", last.hi), None));
+            out.push(Lint::error(
+                "band-gap",
+                format!("bands leave a gap: nothing covers [{}, 100]", last.hi),
+                None,
+            ));
         }
     }
 
     fn lint_guards(&self, out: &mut Vec<Lint>) {
         let chart = &self.chart;
-        let mut flags: BTreeSet<String> = chart.vars.keys().filter_map(|k| k.strip_prefix("flags.")).map(String::from).collect();
+        let mut flags: BTreeSet<String> = chart
+            .vars
+            .keys()
+            .filter_map(|k| k.strip_prefix("flags."))
+            .map(String::from)
+            .collect();
         let mut vars: BTreeSet<String> = chart.vars.keys().cloned().collect();
-        let actions = chart.transitions.iter().flat_map(|t| t.actions.iter()).chain(chart.states.iter().flat_map(|s| s.on_entry.iter()));
+        let actions = chart
+            .transitions
+            .iter()
+            .flat_map(|t| t.actions.iter())
+            .chain(chart.states.iter().flat_map(|s| s.on_entry.iter()));
         for a in actions {
             match a {
                 Action::SetFlag { name, .. } => {
                     flags.insert(name.clone());
                 }
-                Action::SetVar { name, .. } | Action::SetVarFromInput { name, .. } | Action::AppendVar { name, .. } | Action::MergeVar { name, .. } => {
+                Action::SetVar { name, .. }
+                | Action::SetVarFromInput { name, .. }
+                | Action::AppendVar { name, .. }
+                | Action::MergeVar { name, .. } => {
                     vars.insert(name.clone());
                 }
                 _ => {}
@@ -280,21 +343,44 @@ impl Machine {
         }
     }
 
-    fn check_guard(&self, g: &Guard, flags: &BTreeSet<String>, vars: &BTreeSet<String>, span: Option<Span>, out: &mut Vec<Lint>) {
+    fn check_guard(
+        &self,
+        g: &Guard,
+        flags: &BTreeSet<String>,
+        vars: &BTreeSet<String>,
+        span: Option<Span>,
+        out: &mut Vec<Lint>,
+    ) {
         match g {
-            Guard::All { of } | Guard::Any { of } => of.iter().for_each(|g| self.check_guard(g, flags, vars, span, out)),
+            Guard::All { of } | Guard::Any { of } => of
+                .iter()
+                .for_each(|g| self.check_guard(g, flags, vars, span, out)),
             Guard::Not { guard } => self.check_guard(guard, flags, vars, span, out),
             Guard::Flag { name } if !flags.contains(name) => {
-                out.push(Lint::error("undefined-flag", format!("guard reads flag `{name}`, which nothing sets or declares"), span));
+                out.push(Lint::error(
+                    "undefined-flag",
+                    format!("guard reads flag `{name}`, which nothing sets or declares"),
+                    span,
+                ));
             }
             Guard::Var { name, .. } | Guard::Count { name, .. } => {
                 let head = name.split('.').next().unwrap_or(name);
                 if !vars.contains(name) && !vars.contains(head) {
-                    out.push(Lint::error("undefined-var", format!("guard reads `{name}`, which nothing sets or declares"), span));
+                    out.push(Lint::error(
+                        "undefined-var",
+                        format!("guard reads `{name}`, which nothing sets or declares"),
+                        span,
+                    ));
                 }
             }
-            Guard::Reader { name, .. } | Guard::FileExists { reader: name } if self.chart.reader(name).is_none() => {
-                out.push(Lint::error("undefined-reader", format!("guard reads reader `{name}`, which is not defined"), span));
+            Guard::Reader { name, .. } | Guard::FileExists { reader: name }
+                if self.chart.reader(name).is_none() =>
+            {
+                out.push(Lint::error(
+                    "undefined-reader",
+                    format!("guard reads reader `{name}`, which is not defined"),
+                    span,
+                ));
             }
             _ => {}
         }

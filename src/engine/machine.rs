@@ -1,6 +1,6 @@
 //! A chart compiled for stepping: candidate order per state and progress intervals, computed once.
 
-use super::ir::{Chart, Trigger};
+use super::ir::{Chart, StateId, StateKind, Trigger};
 use super::progress::Intervals;
 
 #[derive(Debug, Clone)]
@@ -33,6 +33,33 @@ impl Machine {
         }
         let intervals = Intervals::compute(&chart);
         let fingerprint = chart.fingerprint();
-        Machine { chart, fingerprint, candidates, intervals }
+        Machine {
+            chart,
+            fingerprint,
+            candidates,
+            intervals,
+        }
+    }
+}
+
+impl Machine {
+    /// A state in a region of a parallel root that has no ending (seed 000's context region):
+    /// it monitors deep state, it is not a step of the workflow.
+    pub fn is_monitor(&self, id: StateId) -> bool {
+        let chart = &self.chart;
+        if !matches!(chart.root().kind, StateKind::Parallel) || id == StateId::ROOT {
+            return false;
+        }
+        let mut region = id;
+        while let Some(p) = chart.state(region).parent {
+            if p == StateId::ROOT {
+                break;
+            }
+            region = p;
+        }
+        !chart
+            .states
+            .iter()
+            .any(|s| s.is_final() && chart.is_descendant_or_self(s.id, region))
     }
 }

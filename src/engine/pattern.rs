@@ -37,7 +37,10 @@ pub struct PatternError {
 
 impl Pattern {
     pub fn parse(text: &str) -> Result<Pattern, PatternError> {
-        let err = |reason: &str| PatternError { pattern: text.to_string(), reason: reason.into() };
+        let err = |reason: &str| PatternError {
+            pattern: text.to_string(),
+            reason: reason.into(),
+        };
         let mut alts = Vec::new();
         for raw in split_top_level(text, '|') {
             let raw = raw.trim();
@@ -77,12 +80,18 @@ impl Pattern {
         aliases: &BTreeMap<String, String>,
         default_kinds: &[EventKind],
     ) -> bool {
-        self.alts.iter().any(|a| a.matches(ev, aliases, default_kinds))
+        self.alts
+            .iter()
+            .any(|a| a.matches(ev, aliases, default_kinds))
     }
 
     /// Match as an action trigger (tool / skill / command by default).
     pub fn matches(&self, ev: &Event, aliases: &BTreeMap<String, String>) -> bool {
-        self.matches_with(ev, aliases, &[EventKind::Tool, EventKind::Skill, EventKind::Command])
+        self.matches_with(
+            ev,
+            aliases,
+            &[EventKind::Tool, EventKind::Skill, EventKind::Command],
+        )
     }
 
     /// Match an `error.*` trigger: alternatives without a kind match failed tool calls.
@@ -93,8 +102,15 @@ impl Pattern {
     /// Does this pattern name the given tool (ignoring input matchers)? Used for policies.
     pub fn names_tool(&self, ev: &Event, aliases: &BTreeMap<String, String>) -> bool {
         self.alts.iter().any(|a| {
-            let stripped = Alt { input: Vec::new(), ..a.clone() };
-            stripped.matches(ev, aliases, &[EventKind::Tool, EventKind::Skill, EventKind::Command])
+            let stripped = Alt {
+                input: Vec::new(),
+                ..a.clone()
+            };
+            stripped.matches(
+                ev,
+                aliases,
+                &[EventKind::Tool, EventKind::Skill, EventKind::Command],
+            )
         })
     }
 
@@ -163,9 +179,15 @@ impl Alt {
             true
         } else {
             self.glob_matches(&ev.name)
-                || aliased_names(&ev.name, aliases).iter().any(|n| self.glob_matches(n))
+                || aliased_names(&ev.name, aliases)
+                    .iter()
+                    .any(|n| self.glob_matches(n))
         };
-        name_ok && self.input.iter().all(|(ptr, m)| input_matches(&ev.input, ptr, m))
+        name_ok
+            && self
+                .input
+                .iter()
+                .all(|(ptr, m)| input_matches(&ev.input, ptr, m))
     }
 
     fn glob_matches(&self, name: &str) -> bool {
@@ -190,7 +212,10 @@ fn aliased_names(name: &str, aliases: &BTreeMap<String, String>) -> Vec<String> 
 }
 
 fn canonical_server(s: &str) -> String {
-    s.strip_prefix("mcp__").unwrap_or(s).trim_end_matches('_').to_string()
+    s.strip_prefix("mcp__")
+        .unwrap_or(s)
+        .trim_end_matches('_')
+        .to_string()
 }
 
 pub fn input_matches(input: &Value, pointer: &str, m: &InputMatcher) -> bool {
@@ -277,7 +302,11 @@ fn parse_alt(raw: &str) -> Result<Alt, String> {
             match part.split_once('=') {
                 Some((k, v)) => {
                     let k = k.trim();
-                    let ptr = if k.starts_with('/') { k.to_string() } else { format!("/{k}") };
+                    let ptr = if k.starts_with('/') {
+                        k.to_string()
+                    } else {
+                        format!("/{k}")
+                    };
                     input.push((ptr, InputMatcher::Glob(unquote(v.trim()).to_string())));
                 }
                 // Claude Code's permission-rule form: `Bash(git clone*)` matches the command.
@@ -300,7 +329,9 @@ fn canonical_glob(glob: &str) -> String {
 }
 
 fn unquote(s: &str) -> &str {
-    s.strip_prefix('"').and_then(|s| s.strip_suffix('"')).unwrap_or(s)
+    s.strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .unwrap_or(s)
 }
 
 impl fmt::Display for Pattern {
@@ -358,20 +389,47 @@ mod tests {
     #[test]
     fn both_spellings_name_the_same_tool() {
         let ev = Event::tool("mcp__starlog__orient", Value::Null);
-        for p in ["starlog.orient", "mcp__starlog__orient", "starlog.*", "mcp__starlog__*", "tool:starlog.orient"] {
+        for p in [
+            "starlog.orient",
+            "mcp__starlog__orient",
+            "starlog.*",
+            "mcp__starlog__*",
+            "tool:starlog.orient",
+        ] {
             assert!(Pattern::parse(p).unwrap().matches(&ev, &no_alias()), "{p}");
         }
-        assert!(!Pattern::parse("starlog.check").unwrap().matches(&ev, &no_alias()));
-        assert!(!Pattern::parse("Starlog.orient").unwrap().matches(&ev, &no_alias()), "case kept");
+        assert!(
+            !Pattern::parse("starlog.check")
+                .unwrap()
+                .matches(&ev, &no_alias())
+        );
+        assert!(
+            !Pattern::parse("Starlog.orient")
+                .unwrap()
+                .matches(&ev, &no_alias()),
+            "case kept"
+        );
     }
 
     #[test]
     fn hyphens_and_underscores_are_kept() {
         let ev = Event::tool("mcp__byterover-mcp__byterover-store-knowledge", Value::Null);
-        assert!(Pattern::parse("byterover-mcp.*").unwrap().matches(&ev, &no_alias()));
-        assert!(!Pattern::parse("byterover_mcp.*").unwrap().matches(&ev, &no_alias()));
+        assert!(
+            Pattern::parse("byterover-mcp.*")
+                .unwrap()
+                .matches(&ev, &no_alias())
+        );
+        assert!(
+            !Pattern::parse("byterover_mcp.*")
+                .unwrap()
+                .matches(&ev, &no_alias())
+        );
         let heaven = Event::tool("mcp__heaven-subagent__spawn", Value::Null);
-        assert!(Pattern::parse("heaven-subagent.*").unwrap().matches(&heaven, &no_alias()));
+        assert!(
+            Pattern::parse("heaven-subagent.*")
+                .unwrap()
+                .matches(&heaven, &no_alias())
+        );
     }
 
     #[test]
@@ -389,19 +447,43 @@ mod tests {
         let cmd = Event::prompt("/hope:intent now");
         let bare = Pattern::parse("hope:intent").unwrap();
         assert!(bare.matches(&skill, &no_alias()) && bare.matches(&cmd, &no_alias()));
-        assert!(!Pattern::parse("/hope:intent").unwrap().matches(&skill, &no_alias()));
-        assert!(Pattern::parse("tool:Skill").unwrap().matches(&skill, &no_alias()));
+        assert!(
+            !Pattern::parse("/hope:intent")
+                .unwrap()
+                .matches(&skill, &no_alias())
+        );
+        assert!(
+            Pattern::parse("tool:Skill")
+                .unwrap()
+                .matches(&skill, &no_alias())
+        );
         let err = Event::tool_error("Edit", Value::Null);
         assert!(!Pattern::parse("Edit").unwrap().matches(&err, &no_alias()));
-        assert!(Pattern::parse("Edit").unwrap().matches_error(&err, &no_alias()));
-        assert!(Pattern::parse("error.tool:Edit").unwrap().matches(&err, &no_alias()));
+        assert!(
+            Pattern::parse("Edit")
+                .unwrap()
+                .matches_error(&err, &no_alias())
+        );
+        assert!(
+            Pattern::parse("error.tool:Edit")
+                .unwrap()
+                .matches(&err, &no_alias())
+        );
     }
 
     #[test]
     fn bash_command_rule_form() {
         let ev = Event::tool("Bash", json!({"command": "git clone https://x"}));
-        assert!(Pattern::parse("Bash(git clone*)").unwrap().matches(&ev, &no_alias()));
-        assert!(!Pattern::parse("Bash(npm *)").unwrap().matches(&ev, &no_alias()));
+        assert!(
+            Pattern::parse("Bash(git clone*)")
+                .unwrap()
+                .matches(&ev, &no_alias())
+        );
+        assert!(
+            !Pattern::parse("Bash(npm *)")
+                .unwrap()
+                .matches(&ev, &no_alias())
+        );
     }
 
     #[test]
@@ -414,7 +496,13 @@ mod tests {
 
     #[test]
     fn round_trip_display() {
-        for p in ["starlog.orient", "/hope:intent", "skill:hope:*", "a|b.*", "x(/stage=init)"] {
+        for p in [
+            "starlog.orient",
+            "/hope:intent",
+            "skill:hope:*",
+            "a|b.*",
+            "x(/stage=init)",
+        ] {
             let parsed = Pattern::parse(p).unwrap();
             assert_eq!(Pattern::parse(&parsed.to_string()).unwrap(), parsed);
         }

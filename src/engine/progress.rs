@@ -74,9 +74,12 @@ fn child_of(chart: &Chart, ancestor: StateId, id: StateId) -> Option<StateId> {
 fn ranks(nodes: &[StateId], edges: &[(usize, usize)], weight: &[f64]) -> (Vec<f64>, Vec<bool>) {
     let mut g: DiGraph<usize, ()> = DiGraph::new();
     let idx: Vec<NodeIndex> = (0..nodes.len()).map(|i| g.add_node(i)).collect();
+    let mut self_loop = vec![false; nodes.len()];
     for &(a, b) in edges {
         if a != b {
             g.update_edge(idx[a], idx[b], ());
+        } else {
+            self_loop[a] = true;
         }
     }
     let cond = condensation(g, true);
@@ -88,7 +91,7 @@ fn ranks(nodes: &[StateId], edges: &[(usize, usize)], weight: &[f64]) -> (Vec<f6
         for &m in members {
             comp_of[m] = ci.index();
             comp_w[ci.index()] += weight[m];
-            in_loop[m] = members.len() > 1;
+            in_loop[m] = members.len() > 1 || self_loop[m];
         }
     }
     let order = toposort(&cond, None).unwrap_or_else(|_| cond.node_indices().collect());
@@ -110,7 +113,9 @@ fn ranks(nodes: &[StateId], edges: &[(usize, usize)], weight: &[f64]) -> (Vec<f6
 impl Intervals {
     pub fn compute(chart: &Chart) -> Intervals {
         let n = chart.states.len();
-        let weight: Vec<f64> = (0..n).map(|i| effective_weight(chart, StateId(i as u32))).collect();
+        let weight: Vec<f64> = (0..n)
+            .map(|i| effective_weight(chart, StateId(i as u32)))
+            .collect();
         let mut span = vec![(0.0, 1.0); n];
         let mut in_loop = vec![false; n];
         let banded_parent = chart
@@ -125,17 +130,19 @@ impl Intervals {
                 continue;
             }
             let kids = &parent.children;
-            let pos: HashMap<StateId, usize> = kids.iter().enumerate().map(|(i, k)| (*k, i)).collect();
+            let pos: HashMap<StateId, usize> =
+                kids.iter().enumerate().map(|(i, k)| (*k, i)).collect();
             let mut edges = Vec::new();
             for t in &chart.transitions {
                 if matches!(t.trigger, Trigger::Error(_)) {
                     continue;
                 }
-                let Some(from) = child_of(chart, parent.id, t.source) else { continue };
+                let Some(from) = child_of(chart, parent.id, t.source) else {
+                    continue;
+                };
                 for &target in &t.targets {
-                    if let Some(to) = child_of(chart, parent.id, target)
-                        && from != to
-                    {
+                    // Self-edges only mark loops; ranks ignore them.
+                    if let Some(to) = child_of(chart, parent.id, target) {
                         edges.push((pos[&from], pos[&to]));
                     }
                 }
@@ -149,8 +156,9 @@ impl Intervals {
                 Self::banded(chart, kids, &edges, &w, &rank, &mut span);
                 continue;
             }
-            let finals: Vec<usize> =
-                (0..kids.len()).filter(|&i| chart.state(kids[i]).is_final()).collect();
+            let finals: Vec<usize> = (0..kids.len())
+                .filter(|&i| chart.state(kids[i]).is_final())
+                .collect();
             let mut total = finals.iter().map(|&i| rank[i]).fold(0.0, f64::max);
             if total <= 0.0 {
                 total = (0..kids.len()).map(|i| rank[i] + w[i]).fold(0.0, f64::max);
@@ -162,11 +170,18 @@ impl Intervals {
                 span[k.index()] = if chart.state(*k).is_final() {
                     (1.0, 1.0)
                 } else {
-                    ((rank[i] / total).min(1.0), ((rank[i] + w[i]) / total).min(1.0))
+                    (
+                        (rank[i] / total).min(1.0),
+                        ((rank[i] + w[i]) / total).min(1.0),
+                    )
                 };
             }
         }
-        Intervals { span, in_loop, weight }
+        Intervals {
+            span,
+            in_loop,
+            weight,
+        }
     }
 
     /// Children of the banded compound: band members fill their band by local rank; the rest
@@ -189,7 +204,9 @@ impl Intervals {
             }
         }
         for (bi, band) in chart.bands.iter().enumerate() {
-            let members: Vec<usize> = (0..kids.len()).filter(|&i| band_of[i] == Some(bi)).collect();
+            let members: Vec<usize> = (0..kids.len())
+                .filter(|&i| band_of[i] == Some(bi))
+                .collect();
             if members.is_empty() {
                 continue;
             }
@@ -204,7 +221,10 @@ impl Intervals {
             let lw: Vec<f64> = members.iter().map(|&m| w[m]).collect();
             let ids: Vec<StateId> = members.iter().map(|&m| kids[m]).collect();
             let (lr, _) = ranks(&ids, &local_edges, &lw);
-            let total = (0..members.len()).map(|i| lr[i] + lw[i]).fold(0.0, f64::max).max(1e-9);
+            let total = (0..members.len())
+                .map(|i| lr[i] + lw[i])
+                .fold(0.0, f64::max)
+                .max(1e-9);
             let (lo, hi) = (band.lo / 100.0, band.hi / 100.0);
             for (li, &m) in members.iter().enumerate() {
                 let a = lo + (hi - lo) * (lr[li] / total);
@@ -215,7 +235,11 @@ impl Intervals {
         // Unbanded children: finals are done; others sit where their best predecessor ends.
         let mut order: Vec<usize> = (0..kids.len()).collect();
         order.sort_by(|a, b| rank[*a].total_cmp(&rank[*b]));
-        let floor = chart.bands.iter().map(|b| b.lo / 100.0).fold(f64::INFINITY, f64::min);
+        let floor = chart
+            .bands
+            .iter()
+            .map(|b| b.lo / 100.0)
+            .fold(f64::INFINITY, f64::min);
         let floor = if floor.is_finite() { floor } else { 0.0 };
         for i in order {
             if band_of[i].is_some() {
@@ -228,7 +252,7 @@ impl Intervals {
             }
             let best = edges
                 .iter()
-                .filter(|&&(_, b)| b == i)
+                .filter(|&&(a, b)| b == i && a != i)
                 .map(|&(a, _)| span[kids[a].index()].1)
                 .fold(floor, f64::max);
             span[k.index()] = (best, best);
@@ -259,7 +283,10 @@ impl Machine {
             }
             StateKind::Parallel => {
                 let regions = self.progress_regions(id);
-                let total: f64 = regions.iter().map(|r| self.intervals.weight[r.index()].max(1.0)).sum();
+                let total: f64 = regions
+                    .iter()
+                    .map(|r| self.intervals.weight[r.index()].max(1.0))
+                    .sum();
                 if total <= 0.0 {
                     return 0.0;
                 }
@@ -280,15 +307,27 @@ impl Machine {
         let with_final: Vec<StateId> = kids
             .iter()
             .copied()
-            .filter(|r| chart.states.iter().any(|s| s.is_final() && chart.is_descendant_or_self(s.id, *r)))
+            .filter(|r| {
+                chart
+                    .states
+                    .iter()
+                    .any(|s| s.is_final() && chart.is_descendant_or_self(s.id, *r))
+            })
             .collect();
-        if with_final.is_empty() { kids.clone() } else { with_final }
+        if with_final.is_empty() {
+            kids.clone()
+        } else {
+            with_final
+        }
     }
 
     pub fn progress(&self, snap: &Snapshot) -> Progress {
         let overall = (self.value_of(snap, StateId::ROOT) * 100.0).clamp(0.0, 100.0);
         let chart = &self.chart;
-        let in_loop = snap.active.iter().any(|s| self.intervals.in_loop[s.index()]);
+        let in_loop = snap
+            .active
+            .iter()
+            .any(|s| self.intervals.in_loop[s.index()] && !self.is_monitor(*s));
         let layers = if chart.bands.is_empty() {
             self.nested_layers(snap)
         } else {
@@ -330,7 +369,11 @@ impl Machine {
         let (mut lo, mut hi) = (0.0f64, 1.0f64);
         loop {
             let s = chart.state(cur);
-            let name = if cur == StateId::ROOT { chart.name.clone() } else { s.label.clone() };
+            let name = if cur == StateId::ROOT {
+                chart.name.clone()
+            } else {
+                s.label.clone()
+            };
             match &s.kind {
                 StateKind::Compound { .. } | StateKind::Parallel => {
                     layers.push(Layer {
@@ -344,7 +387,10 @@ impl Machine {
                 _ => break,
             }
             let next = match &s.kind {
-                StateKind::Parallel => self.progress_regions(cur).into_iter().find(|r| snap.is_active(*r)),
+                StateKind::Parallel => self
+                    .progress_regions(cur)
+                    .into_iter()
+                    .find(|r| snap.is_active(*r)),
                 _ => s.children.iter().copied().find(|c| snap.is_active(*c)),
             };
             let Some(next) = next else { break };

@@ -60,7 +60,9 @@ impl Machine {
     /// The call that fires transition `ti`, in canonical and Claude Code spelling.
     pub fn describe_transition(&self, ti: usize) -> Option<NextStep> {
         let t: &Transition = &self.chart.transitions[ti];
-        let Trigger::Event(p) = &t.trigger else { return None };
+        let Trigger::Event(p) = &t.trigger else {
+            return None;
+        };
         let base = p.describe_call();
         let mut extra = Vec::new();
         required_input(&t.guard, &mut extra);
@@ -91,7 +93,12 @@ impl Machine {
             .first()
             .map(|s| self.chart.state(*s).label.clone())
             .unwrap_or_else(|| self.chart.state(t.source).label.clone());
-        Some(NextStep { call, tool, leads_to, transition: ti })
+        Some(NextStep {
+            call,
+            tool,
+            leads_to,
+            transition: ti,
+        })
     }
 
     /// Event transitions that could fire now (guards hold, input matchers aside), in
@@ -104,7 +111,11 @@ impl Machine {
                 if !matches!(t.trigger, Trigger::Event(_)) {
                     continue;
                 }
-                if !t.guard.as_ref().is_none_or(|g| guard::eval_ignoring_input(g, snap)) {
+                if !t
+                    .guard
+                    .as_ref()
+                    .is_none_or(|g| guard::eval_ignoring_input(g, snap))
+                {
                     continue;
                 }
                 if let Some(step) = self.describe_transition(ti)
@@ -127,13 +138,14 @@ impl Machine {
             .min_by_key(|g| dist[g.index()].unwrap_or(u32::MAX))?;
         let path = self.path_to(&via, goal, snap);
         let enabled = self.enabled_calls(snap);
-        path.iter()
-            .find(|e| e.cost > 0)
-            .and_then(|e| {
-                // Prefer the enabled form of the same transition (its guard holds now).
-                enabled.iter().find(|s| s.transition == e.transition).cloned()
-                    .or_else(|| self.describe_transition(e.transition))
-            })
+        path.iter().find(|e| e.cost > 0).and_then(|e| {
+            // Prefer the enabled form of the same transition (its guard holds now).
+            enabled
+                .iter()
+                .find(|s| s.transition == e.transition)
+                .cloned()
+                .or_else(|| self.describe_transition(e.transition))
+        })
     }
 
     pub fn recovery(&self, snap: &Snapshot, denied: Option<&Event>) -> Recovery {
@@ -158,8 +170,14 @@ impl Machine {
         if let (Some(ev), Some(path)) = (denied, &rec.path_to_denied) {
             let tool = ev.claude_tool_name();
             if path.len() > 1 {
-                let first: Vec<String> = path[..path.len() - 1].iter().map(|s| s.tool.clone()).collect();
-                rec.suggestions.push(format!("{tool} becomes legal after: {}.", first.join(" → ")));
+                let first: Vec<String> = path[..path.len() - 1]
+                    .iter()
+                    .map(|s| s.tool.clone())
+                    .collect();
+                rec.suggestions.push(format!(
+                    "{tool} becomes legal after: {}.",
+                    first.join(" → ")
+                ));
             }
         } else if let Some(ev) = denied {
             rec.suggestions.push(format!(
@@ -169,17 +187,28 @@ impl Machine {
             ));
         }
         if let Some(n) = rec.next.first() {
-            let others: Vec<String> = rec.next.iter().skip(1).take(3).map(|s| s.tool.clone()).collect();
+            let others: Vec<String> = rec
+                .next
+                .iter()
+                .skip(1)
+                .take(3)
+                .map(|s| s.tool.clone())
+                .collect();
             if others.is_empty() {
                 rec.suggestions.push(format!("Next: call {}.", n.tool));
             } else {
-                rec.suggestions.push(format!("Next: call {} (or {}).", n.tool, others.join(", ")));
+                rec.suggestions
+                    .push(format!("Next: call {} (or {}).", n.tool, others.join(", ")));
             }
         }
         if let Some(id) = snap.failed {
             let st = self.chart.state(id);
-            if let StateKind::Final { recovery: Some(r), .. } = &st.kind {
-                rec.suggestions.push(format!("Ended in \"{}\": {r}", st.label));
+            if let StateKind::Final {
+                recovery: Some(r), ..
+            } = &st.kind
+            {
+                rec.suggestions
+                    .push(format!("Ended in \"{}\": {r}", st.label));
             } else if matches!(st.kind, StateKind::Choice) {
                 rec.suggestions.push(format!(
                     "Choice \"{}\" has no branch for the current state; set the flag or value one of its branches needs.",
@@ -198,13 +227,17 @@ impl Machine {
         let (dist, via) = self.distances(snap);
         let mut best: Option<(u32, StateId, usize)> = None;
         for s in &self.chart.states {
-            let Some(d) = dist[s.id.index()] else { continue };
+            let Some(d) = dist[s.id.index()] else {
+                continue;
+            };
             if !s.is_atomic_like() {
                 continue;
             }
             for ti in self.transitions_for(s.id) {
                 let t = &self.chart.transitions[ti];
-                let Trigger::Event(p) = &t.trigger else { continue };
+                let Trigger::Event(p) = &t.trigger else {
+                    continue;
+                };
                 if p.names_tool(ev, &self.chart.aliases) && best.is_none_or(|(bd, _, _)| d < bd) {
                     best = Some((d, s.id, ti));
                 }
@@ -227,7 +260,9 @@ impl Machine {
             .states
             .iter()
             .filter_map(|s| match &s.kind {
-                StateKind::Final { recovery: Some(r), .. } => dist[s.id.index()].map(|d| (d, r.clone())),
+                StateKind::Final {
+                    recovery: Some(r), ..
+                } => dist[s.id.index()].map(|d| (d, r.clone())),
                 _ => None,
             })
             .min_by_key(|(d, _)| *d)

@@ -58,7 +58,10 @@ impl Machine {
                 }
             }
             for p in &st.policy.deny {
-                denied.push(ToolRule { pattern: p.to_string(), by: format!("{} ({})", st.label, self.tier(sid)) });
+                denied.push(ToolRule {
+                    pattern: p.to_string(),
+                    by: format!("{} ({})", st.label, self.tier(sid)),
+                });
             }
         }
         for n in &neutral {
@@ -72,7 +75,11 @@ impl Machine {
             description: chart.description.clone(),
             dialect: chart.dialect.as_str().into(),
             enforcement: chart.settings.enforcement.as_str().into(),
-            current: self.atomic_active(snap).iter().map(|s| chart.state(*s).key.clone()).collect(),
+            current: self
+                .atomic_active(snap)
+                .iter()
+                .map(|s| chart.state(*s).key.clone())
+                .collect(),
             breadcrumb: self.breadcrumb(snap, StateId::ROOT),
             step: current_label(self, snap),
             next: recovery.next.first().cloned(),
@@ -102,7 +109,11 @@ impl Machine {
     pub fn breadcrumb(&self, snap: &Snapshot, from: StateId) -> String {
         let chart = &self.chart;
         let st = chart.state(from);
-        let name = if from == StateId::ROOT { chart.name.clone() } else { st.label.clone() };
+        let name = if from == StateId::ROOT {
+            chart.name.clone()
+        } else {
+            st.label.clone()
+        };
         match &st.kind {
             StateKind::Parallel => {
                 let parts: Vec<String> = st

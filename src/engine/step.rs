@@ -110,7 +110,13 @@ impl Machine {
     }
 
     /// One step: gate a call, advance on an event, or decide a stop.
-    pub fn step(&self, snap: &mut Snapshot, phase: Phase, event: &Event, facts: &Facts) -> StepReport {
+    pub fn step(
+        &self,
+        snap: &mut Snapshot,
+        phase: Phase,
+        event: &Event,
+        facts: &Facts,
+    ) -> StepReport {
         let mut report = StepReport::new(phase, event);
         snap.steps += 1;
         snap.facts = facts.clone();
@@ -149,7 +155,13 @@ impl Machine {
     }
 
     /// Run eventless transitions and internal events until the configuration is stable.
-    fn settle(&self, snap: &mut Snapshot, cause: &Event, mut internal: VecDeque<Event>, report: &mut StepReport) {
+    fn settle(
+        &self,
+        snap: &mut Snapshot,
+        cause: &Event,
+        mut internal: VecDeque<Event>,
+        report: &mut StepReport,
+    ) {
         loop {
             if report.microsteps.len() >= MICROSTEP_CAP {
                 report.livelock = true;
@@ -163,7 +175,9 @@ impl Machine {
                 self.microstep(snap, &eventless, cause, &mut internal, report);
                 continue;
             }
-            let Some(ev) = internal.pop_front() else { break };
+            let Some(ev) = internal.pop_front() else {
+                break;
+            };
             let selected = self.select(snap, Some(&ev));
             if !selected.is_empty() {
                 self.microstep(snap, &selected, &ev, &mut internal, report);
@@ -190,7 +204,9 @@ impl Machine {
                     let t = &self.chart.transitions[ti];
                     let trigger_ok = match (&t.trigger, event) {
                         (Trigger::Always, None) => true,
-                        (Trigger::Event(p), Some(e)) => p.matches_with(e, &self.chart.aliases, DEFAULT_KINDS),
+                        (Trigger::Event(p), Some(e)) => {
+                            p.matches_with(e, &self.chart.aliases, DEFAULT_KINDS)
+                        }
                         (Trigger::Error(p), Some(e)) => p.matches_error(e, &self.chart.aliases),
                         (Trigger::Done(target), Some(e)) => {
                             e.kind == EventKind::Done && e.name == self.chart.state(*target).key
@@ -236,7 +252,11 @@ impl Machine {
 
     /// Active atomic-like states in document order.
     pub(crate) fn atomic_active(&self, snap: &Snapshot) -> Vec<StateId> {
-        snap.active.iter().copied().filter(|id| self.chart.state(*id).is_atomic_like()).collect()
+        snap.active
+            .iter()
+            .copied()
+            .filter(|id| self.chart.state(*id).is_atomic_like())
+            .collect()
     }
 
     /// The state whose descendants a transition exits: its least common compound ancestor, or
@@ -248,7 +268,9 @@ impl Machine {
         }
         let src = self.chart.state(t.source);
         if matches!(src.kind, StateKind::Compound { .. })
-            && t.targets.iter().all(|&x| x != t.source && self.chart.is_descendant_or_self(x, t.source))
+            && t.targets
+                .iter()
+                .all(|&x| x != t.source && self.chart.is_descendant_or_self(x, t.source))
         {
             return Some(t.source);
         }
@@ -256,7 +278,11 @@ impl Machine {
         while let Some(c) = cand {
             let st = self.chart.state(c);
             let compound_like = c == StateId::ROOT || matches!(st.kind, StateKind::Compound { .. });
-            if compound_like && t.targets.iter().all(|&x| self.chart.is_descendant_or_self(x, c)) {
+            if compound_like
+                && t.targets
+                    .iter()
+                    .all(|&x| self.chart.is_descendant_or_self(x, c))
+            {
                 return Some(c);
             }
             cand = st.parent;
@@ -277,7 +303,11 @@ impl Machine {
     }
 
     /// States entered when `targets` are entered below `domain`, with default completion.
-    pub(crate) fn entry_set(&self, targets: &[StateId], domain: Option<StateId>) -> BTreeSet<StateId> {
+    pub(crate) fn entry_set(
+        &self,
+        targets: &[StateId],
+        domain: Option<StateId>,
+    ) -> BTreeSet<StateId> {
         let mut set = BTreeSet::new();
         for &t in targets {
             set.insert(t);
@@ -351,7 +381,10 @@ impl Machine {
             snap.stop_blocks = 0;
         }
         report.microsteps.push(Microstep {
-            event: if transitions.iter().any(|&t| chart.transitions[t].trigger == Trigger::Always) {
+            event: if transitions
+                .iter()
+                .any(|&t| chart.transitions[t].trigger == Trigger::Always)
+            {
                 String::new()
             } else {
                 event.key()
@@ -394,7 +427,10 @@ impl Machine {
                             if gp == StateId::ROOT {
                                 snap.halted = true;
                             } else {
-                                internal.push_back(Event::new(EventKind::Done, chart.state(gp).key.clone()));
+                                internal.push_back(Event::new(
+                                    EventKind::Done,
+                                    chart.state(gp).key.clone(),
+                                ));
                             }
                         }
                     }
@@ -419,7 +455,10 @@ impl Machine {
         I: IntoIterator<Item = (Phase, &'a Event, &'a Facts)>,
     {
         let mut iter = items.into_iter().peekable();
-        let first_facts = iter.peek().map(|(_, _, f)| (*f).clone()).unwrap_or_default();
+        let first_facts = iter
+            .peek()
+            .map(|(_, _, f)| (*f).clone())
+            .unwrap_or_default();
         let mut snap = self.start(&first_facts);
         for (phase, ev, facts) in iter {
             self.step(&mut snap, phase, ev, facts);

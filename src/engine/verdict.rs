@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::event::Event;
-use super::ir::{DeadlockFallback, Enforcement, OffPathPolicy, StateId, StateKind};
+use super::ir::{DeadlockFallback, Enforcement, OffPathPolicy, StateId};
 use super::machine::Machine;
 use super::snapshot::{DenialNote, RECENT_DENIALS, Snapshot};
 
@@ -101,7 +101,12 @@ fn mode_for(m: &Machine, id: StateId) -> Enforcement {
 fn active_mode(m: &Machine, snap: &Snapshot) -> Enforcement {
     snap.active
         .iter()
-        .filter_map(|s| m.chart.state(*s).enforcement.map(|e| (m.chart.depth(*s), e)))
+        .filter_map(|s| {
+            m.chart
+                .state(*s)
+                .enforcement
+                .map(|e| (m.chart.depth(*s), e))
+        })
         .max_by_key(|(d, _)| *d)
         .map(|(_, e)| e)
         .unwrap_or(m.chart.settings.enforcement)
@@ -117,26 +122,14 @@ pub fn current_label(m: &Machine, snap: &Snapshot) -> String {
     let labels: Vec<String> = m
         .atomic_active(snap)
         .iter()
-        .filter(|s| !is_monitor(m, **s))
+        .filter(|s| !m.is_monitor(**s))
         .map(|s| m.chart.state(*s).label.clone())
         .collect();
-    if labels.is_empty() { "start".into() } else { labels.join(" ∥ ") }
-}
-
-/// A state in a region that has no ending (seed 000's context region): shown separately.
-fn is_monitor(m: &Machine, id: StateId) -> bool {
-    let chart = &m.chart;
-    if !matches!(chart.root().kind, StateKind::Parallel) {
-        return false;
+    if labels.is_empty() {
+        "start".into()
+    } else {
+        labels.join(" ∥ ")
     }
-    let mut region = id;
-    while let Some(p) = chart.state(region).parent {
-        if p == StateId::ROOT {
-            break;
-        }
-        region = p;
-    }
-    !chart.states.iter().any(|s| s.is_final() && chart.is_descendant_or_self(s.id, region))
 }
 
 pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
@@ -150,14 +143,28 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
     for &sid in &snap.active {
         let st = chart.state(sid);
         if let Some(p) = st.policy.deny.iter().find(|p| p.names_tool(ev, aliases)) {
-            denied_by = Some((sid, DeniedBy { state: st.label.clone(), tier: tier_of(m, sid), rule: format!("denies {p}") }));
+            denied_by = Some((
+                sid,
+                DeniedBy {
+                    state: st.label.clone(),
+                    tier: tier_of(m, sid),
+                    rule: format!("denies {p}"),
+                },
+            ));
             break;
         }
-        if !st.policy.allow.is_empty() && !neutral && !st.policy.allow.iter().any(|p| p.names_tool(ev, aliases)) {
+        if !st.policy.allow.is_empty()
+            && !neutral
+            && !st.policy.allow.iter().any(|p| p.names_tool(ev, aliases))
+        {
             let list: Vec<String> = st.policy.allow.iter().map(|p| p.to_string()).collect();
             denied_by = Some((
                 sid,
-                DeniedBy { state: st.label.clone(), tier: tier_of(m, sid), rule: format!("allows only {}", list.join(", ")) },
+                DeniedBy {
+                    state: st.label.clone(),
+                    tier: tier_of(m, sid),
+                    rule: format!("allows only {}", list.join(", ")),
+                },
             ));
             break;
         }
@@ -167,8 +174,14 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
     let next = recovery.next.first().map(|n| n.tool.clone());
     let next_text = match (&recovery.path_to_denied, &next) {
         (Some(path), _) if path.len() > 1 => {
-            let first: Vec<String> = path[..path.len() - 1].iter().map(|s| s.tool.clone()).collect();
-            format!("Call {} first; then {tool} is allowed.", first.join(", then "))
+            let first: Vec<String> = path[..path.len() - 1]
+                .iter()
+                .map(|s| s.tool.clone())
+                .collect();
+            format!(
+                "Call {} first; then {tool} is allowed.",
+                first.join(", then ")
+            )
         }
         (_, Some(n)) => format!("Next: call {n}."),
         _ => String::new(),
@@ -180,19 +193,35 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
             "seed: {tool} is not allowed now — \"{}\" ({}) {}. {next_text}",
             by.state, by.tier, by.rule
         );
-        return decide(m, snap, ev, VerdictKind::Deny, mode, reason.trim().to_string(), Some(by), next);
+        return decide(
+            m,
+            snap,
+            ev,
+            VerdictKind::Deny,
+            mode,
+            reason.trim().to_string(),
+            Some(by),
+            next,
+        );
     }
 
     // 2. Does it move the sequence?
     let selected = m.select(snap, Some(ev));
-    if selected.iter().any(|&t| !chart.transitions[t].targets.is_empty()) {
+    if selected
+        .iter()
+        .any(|&t| !chart.transitions[t].targets.is_empty())
+    {
         return allow(VerdictKind::Advance, active_mode(m, snap), next);
     }
     // 3. Neutral: the neutral list, an allow list naming it, or a self-loop.
-    let allowed_by_list = snap
-        .active
-        .iter()
-        .any(|s| chart.state(*s).policy.allow.iter().any(|p| p.names_tool(ev, aliases)));
+    let allowed_by_list = snap.active.iter().any(|s| {
+        chart
+            .state(*s)
+            .policy
+            .allow
+            .iter()
+            .any(|p| p.names_tool(ev, aliases))
+    });
     if neutral || allowed_by_list || !selected.is_empty() {
         return allow(VerdictKind::Neutral, active_mode(m, snap), next);
     }
@@ -270,14 +299,22 @@ fn decide(
     };
     match mode {
         Enforcement::Observe => base,
-        Enforcement::Advise => Verdict { warning: Some(reason), ..base },
+        Enforcement::Advise => Verdict {
+            warning: Some(reason),
+            ..base
+        },
         Enforcement::Enforce => {
             let key = call_key(ev);
             let count = snap.denials.get(&key).copied().unwrap_or(0) + 1;
             snap.denials.insert(key, count);
             let dl = m.chart.settings.deadlock;
             let escalated = dl.limit > 0 && count >= dl.limit;
-            let mut v = Verdict { decision: Decision::Deny, repeat: count, escalated, ..base };
+            let mut v = Verdict {
+                decision: Decision::Deny,
+                repeat: count,
+                escalated,
+                ..base
+            };
             if escalated {
                 let msg = format!(
                     "{} This exact call was denied {count} times: stop retrying it and ask the user how to proceed.",
@@ -294,7 +331,11 @@ fn decide(
                 }
             }
             if v.decision == Decision::Deny || v.decision == Decision::Ask {
-                snap.recent_denials.push(DenialNote { event: ev.key(), reason: v.reason.clone(), count });
+                snap.recent_denials.push(DenialNote {
+                    event: ev.key(),
+                    reason: v.reason.clone(),
+                    count,
+                });
                 if snap.recent_denials.len() > RECENT_DENIALS {
                     snap.recent_denials.remove(0);
                 }
@@ -306,7 +347,11 @@ fn decide(
 
 pub fn stop(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
     let gate = m.chart.settings.stop;
-    let active_hook = ev.input.get("stop_hook_active").and_then(|v| v.as_bool()).unwrap_or(false);
+    let active_hook = ev
+        .input
+        .get("stop_hook_active")
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
     let progress = m.progress(snap);
     let finished = progress.done || snap.halted;
     let mode = m.chart.settings.enforcement;
@@ -323,7 +368,9 @@ pub fn stop(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
             m.chart.name,
             progress.overall,
             current_label(m, snap),
-            next.as_ref().map(|n| format!(" Continue with {n}.")).unwrap_or_default()
+            next.as_ref()
+                .map(|n| format!(" Continue with {n}."))
+                .unwrap_or_default()
         );
         return Verdict {
             kind: VerdictKind::StopBlocked,

@@ -12,14 +12,18 @@ pub const RECORD_VERSION: u32 = 1;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Record {
     /// Record format version.
+    #[serde(default = "current_version")]
     pub v: u32,
     /// RFC 3339 UTC time the hook ran.
+    #[serde(default)]
     pub ts: String,
+    #[serde(default)]
     pub session: String,
     /// Subagent id when the event came from a subagent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<String>,
     /// Claude Code hook event name (`PreToolUse`, `PostToolUse`, …), or the replay source's.
+    #[serde(default)]
     pub hook: String,
     /// `None` for events recorded but not stepped (unknown events, failures).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -50,6 +54,10 @@ pub struct Record {
     pub extra: Value,
 }
 
+fn current_version() -> u32 {
+    RECORD_VERSION
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResponseInfo {
     /// Size of the full response in bytes.
@@ -60,7 +68,11 @@ pub struct ResponseInfo {
 
 impl Record {
     /// A record with only the fixed fields set.
-    pub fn new(ts: impl Into<String>, session: impl Into<String>, hook: impl Into<String>) -> Record {
+    pub fn new(
+        ts: impl Into<String>,
+        session: impl Into<String>,
+        hook: impl Into<String>,
+    ) -> Record {
         Record {
             v: RECORD_VERSION,
             ts: ts.into(),

@@ -1,0 +1,185 @@
+//! The command line. Every subcommand's interface lives here; `commands/` implements them.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "seed",
+    version,
+    about = "Mission control for agent workflows: a Claude Code hook that keeps the agent on its sequence, and a dashboard that shows where it is.",
+    propagate_version = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Claude Code hook: read one hook payload on stdin, step the sequence, answer on stdout.
+    Hook(HookArgs),
+    /// Show the current step, layered progress, allowed tools and the next step.
+    Status(StatusArgs),
+    /// Print recovery suggestions for the current step.
+    Recovery(StatusArgs),
+    /// List the built-in and project sequences.
+    Sequences(JsonArg),
+    /// Load and lint sequence files (all built-ins when no path is given).
+    Validate(ValidateArgs),
+    /// The dashboard: follow a live session in a side pane, or replay one.
+    Tui(TuiArgs),
+    /// Replay a session or a Claude Code transcript without a terminal.
+    Replay(ReplayArgs),
+    /// Render a frame of the dashboard to SVG, PNG, HTML, text or ANSI.
+    Screenshot(ScreenshotArgs),
+    /// Replay the bundled demo session in the dashboard.
+    Demo(DemoArgs),
+    /// Add seed's hooks to Claude Code settings.
+    Install(InstallArgs),
+    /// Remove seed's hooks (and only those) from Claude Code settings.
+    Uninstall(InstallArgs),
+    /// Check the installation end to end.
+    Doctor(JsonArg),
+    /// MCP server over stdio exposing seed's tools to the agent.
+    Mcp(McpArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct JsonArg {
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct HookArgs {
+    /// Sequence name or path (else project config, `SEED_SEQUENCE`, or none).
+    #[arg(long, value_name = "NAME|PATH")]
+    pub sequence: Option<String>,
+    /// Hook event name; defaults to the payload's `hook_event_name`.
+    pub event: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// Sequence name or path.
+    #[arg(long, value_name = "NAME|PATH")]
+    pub sequence: Option<String>,
+    /// A file of event records (JSON lines, the records `seed hook` appends) to fold.
+    #[arg(long, value_name = "FILE", conflicts_with = "session")]
+    pub events: Option<PathBuf>,
+    /// A session in the state directory (default: the most recent one).
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// Sequence files or directories.
+    pub paths: Vec<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct TuiArgs {
+    /// Session to follow (default: the most recently active one for this project).
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+    /// Sequence name or path (what-if when replaying).
+    #[arg(long, value_name = "NAME|PATH")]
+    pub sequence: Option<String>,
+    /// Theme name.
+    #[arg(long, value_name = "NAME")]
+    pub theme: Option<String>,
+    /// Replay a seed session id, a session log or a Claude Code transcript.
+    #[arg(long, value_name = "SOURCE")]
+    pub replay: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// A seed session id, a session log or a Claude Code transcript `.jsonl`.
+    pub source: String,
+    /// Replay through this sequence instead (what-if).
+    #[arg(long, value_name = "NAME|PATH")]
+    pub sequence: Option<String>,
+    /// Print a summary (the only mode without a terminal).
+    #[arg(long)]
+    pub summary: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ScreenshotArgs {
+    /// A seed session id, a session log or a Claude Code transcript `.jsonl`.
+    pub source: String,
+    /// Render the frame after event N.
+    #[arg(long, value_name = "N", conflicts_with = "at_end")]
+    pub at: Option<usize>,
+    /// Render the frame after the last event (the default).
+    #[arg(long)]
+    pub at_end: bool,
+    /// Frame size as COLSxROWS.
+    #[arg(long, default_value = "120x40", value_name = "COLSxROWS")]
+    pub size: String,
+    /// Theme name.
+    #[arg(long, value_name = "NAME")]
+    pub theme: Option<String>,
+    /// Sequence name or path.
+    #[arg(long, value_name = "NAME|PATH")]
+    pub sequence: Option<String>,
+    /// Output format.
+    #[arg(long, value_name = "svg|png|html|txt|ansi")]
+    pub format: String,
+    /// Output file.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Theme name.
+    #[arg(long, value_name = "NAME")]
+    pub theme: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct InstallArgs {
+    /// The project's shared settings (`.claude/settings.json`).
+    #[arg(long, group = "scope")]
+    pub project: bool,
+    /// Your user settings (`~/.claude/settings.json`).
+    #[arg(long, group = "scope")]
+    pub user: bool,
+    /// The project's local, uncommitted settings (`.claude/settings.local.json`).
+    #[arg(long, group = "scope")]
+    pub local: bool,
+    /// Sequence the hooks should use.
+    #[arg(long, value_name = "NAME|PATH")]
+    pub sequence: Option<String>,
+    /// Also register `seed mcp` in the project's `.mcp.json`.
+    #[arg(long)]
+    pub mcp: bool,
+    /// Print the change as a diff and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Session whose state the tools report (default: `CLAUDE_CODE_SESSION_ID`, else the most recent).
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+    /// Sequence name or path.
+    #[arg(long, value_name = "NAME|PATH")]
+    pub sequence: Option<String>,
+}

@@ -1,0 +1,41 @@
+//! One file per subcommand. Each returns an exit code or a one-line error.
+
+pub mod demo;
+pub mod doctor;
+pub mod hook;
+pub mod install;
+pub mod mcp;
+pub mod replay;
+pub mod screenshot;
+pub mod sequences;
+pub mod status;
+pub mod tui;
+pub mod validate;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// A command's failure: printed as one line, exit code 1.
+pub type CmdError = Box<dyn std::error::Error + Send + Sync>;
+pub type CmdResult = Result<ExitCode, CmdError>;
+
+/// Directories searched for sequences named on the command line, before the built-ins:
+/// the project's `.seed/sequences` (from `$CLAUDE_PROJECT_DIR` or the current directory),
+/// then `$SEED_HOME/sequences`.
+pub fn sequence_search_dirs() -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    let project = std::env::var_os("CLAUDE_PROJECT_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::current_dir().ok());
+    if let Some(p) = project {
+        dirs.push(p.join(".seed").join("sequences"));
+    }
+    if let Some(h) = std::env::var_os("SEED_HOME") {
+        dirs.push(PathBuf::from(h).join("sequences"));
+    }
+    dirs
+}
+
+pub(crate) fn not_built(what: &str) -> CmdResult {
+    Err(format!("`seed {what}` is not available in this build yet").into())
+}

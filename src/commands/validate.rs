@@ -1,0 +1,141 @@
+//! `seed validate`: load each sequence and lint it. Exit 1 on errors; warnings are printed.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use serde::Serialize;
+
+use super::CmdResult;
+use crate::dialects;
+use crate::engine::Machine;
+use crate::engine::lint::{Lint, Severity};
+
+#[derive(Debug, Serialize)]
+pub struct FileReport {
+    pub source: String,
+    pub sequence: Option<String>,
+    pub states: usize,
+    pub transitions: usize,
+    pub lints: Vec<Lint>,
+}
+
+impl FileReport {
+    pub fn errors(&self) -> usize {
+        self.lints
+            .iter()
+            .filter(|l| l.severity == Severity::Error)
+            .count()
+    }
+}
+
+/// Validate one loaded sequence or a load failure.
+pub fn check(source: String, loaded: Result<dialects::Loaded, dialects::LoadError>) -> FileReport {
+    match loaded {
+        Err(e) => FileReport {
+            source,
+            sequence: None,
+            states: 0,
+            transitions: 0,
+            lints: vec![Lint::error(
+                "load",
+                e.message.clone(),
+                (e.line > 0).then_some(crate::engine::ir::Span {
+                    line: e.line,
+                    col: e.col,
+                }),
+            )],
+        },
+        Ok(l) => {
+            let machine = Machine::new(l.chart);
+            let mut lints = l.warnings;
+            lints.extend(machine.lint());
+            FileReport {
+                source,
+                sequence: Some(machine.chart.name.clone()),
+                states: machine.chart.states.len().saturating_sub(1),
+                transitions: machine.chart.transitions.len(),
+                lints,
+            }
+        }
+    }
+}
+
+fn collect(path: &Path, out: &mut Vec<PathBuf>) {
+    if path.is_dir() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+            .map(|r| r.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        entries.sort();
+        for p in entries {
+            let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
+            if p.is_dir() || ["json", "yaml", "yml", "toml", "mmd"].contains(&ext) {
+                collect(&p, out);
+            }
+        }
+    } else {
+        out.push(path.to_path_buf());
+    }
+}
+
+pub fn validate_paths(paths: &[PathBuf]) -> Vec<FileReport> {
+    if paths.is_empty() {
+        return dialects::builtin_names()
+            .into_iter()
+            .filter_map(|n| dialects::builtin(&n).map(|r| (n, r)))
+            .map(|(n, r)| check(format!("builtin:{n}"), r))
+            .collect();
+    }
+    let mut files = Vec::new();
+    for p in paths {
+        collect(p, &mut files);
+    }
+    files
+        .into_iter()
+        .map(|f| check(f.display().to_string(), dialects::load_path(&f)))
+        .collect()
+}
+
+pub fn render_text(reports: &[FileReport]) -> String {
+    let mut s = String::new();
+    for r in reports {
+        let errors = r.errors();
+        let warnings = r.lints.len() - errors;
+        match &r.sequence {
+            Some(name) => s.push_str(&format!(
+                "{} {}: \"{name}\", {} states, {} transitions, {errors} errors, {warnings} warnings\n",
+                if errors == 0 { "ok  " } else { "FAIL" },
+                r.source,
+                r.states,
+                r.transitions
+            )),
+            None => s.push_str(&format!("FAIL {}\n", r.source)),
+        }
+        for l in &r.lints {
+            let sev = match l.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            let at = l
+                .span
+                .map(|sp| format!("{}:{}:{}: ", r.source, sp.line, sp.col))
+                .unwrap_or_else(|| format!("{}: ", r.source));
+            s.push_str(&format!("  {at}{sev}[{}]: {}\n", l.code, l.message));
+        }
+    }
+    s
+}
+
+pub fn run(args: crate::cli::ValidateArgs) -> CmdResult {
+    let reports = validate_paths(&args.paths);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&reports)?);
+    } else {
+        print!("{}", render_text(&reports));
+    }
+    let failed = reports.iter().any(|r| r.errors() > 0);
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

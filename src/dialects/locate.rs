@@ -1,0 +1,101 @@
+//! Load errors with `file:line:column`, and helpers to find where a key sits in source text
+//! (serde's value trees drop positions; semantic errors still need to point somewhere).
+
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub struct LoadError {
+    pub file: String,
+    /// 1-based; 0 when the error is about the whole file.
+    pub line: u32,
+    pub col: u32,
+    pub message: String,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(
+                f,
+                "{}:{}:{}: {}",
+                self.file, self.line, self.col, self.message
+            )
+        }
+    }
+}
+
+impl LoadError {
+    pub fn at(file: &str, line: u32, col: u32, message: impl Into<String>) -> LoadError {
+        // One line, always: messages never carry newlines.
+        let message = message.into().replace('\n', " ");
+        LoadError {
+            file: file.to_string(),
+            line,
+            col,
+            message,
+        }
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_col_of_offset(text: &str, offset: usize) -> (u32, u32) {
+    line_col_of_offset_bytes(text.as_bytes(), offset)
+}
+
+pub fn line_col_of_offset_bytes(bytes: &[u8], offset: usize) -> (u32, u32) {
+    let offset = offset.min(bytes.len());
+    let before = &bytes[..offset];
+    let line = before.iter().filter(|b| **b == b'\n').count() as u32 + 1;
+    let line_start = before
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map(|p| p + 1)
+        .unwrap_or(0);
+    let col = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count() as u32
+        + 1;
+    (line, col)
+}
+
+/// Position of the first occurrence of `needle` after the occurrence of each of `path` in
+/// turn (e.g. `["\"tool_transitions\"", "\"starlog.orient\""]`), or of the last found part.
+pub fn find_path(text: &str, path: &[&str]) -> (u32, u32) {
+    let mut from = 0usize;
+    let mut found = None;
+    for part in path {
+        match text[from..].find(part) {
+            Some(i) => {
+                found = Some(from + i);
+                from += i + part.len();
+            }
+            None => break,
+        }
+    }
+    match found {
+        Some(off) => line_col_of_offset(text, off),
+        None => (1, 1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions() {
+        let t = "{\n  \"a\": {\n    \"b\": 1\n  }\n}";
+        assert_eq!(line_col_of_offset(t, 0), (1, 1));
+        assert_eq!(find_path(t, &["\"a\"", "\"b\""]), (3, 5));
+        assert_eq!(
+            LoadError::at("f.json", 3, 5, "x\ny").to_string(),
+            "f.json:3:5: x y"
+        );
+        assert_eq!(
+            LoadError::at("f.json", 0, 0, "gone").to_string(),
+            "f.json: gone"
+        );
+    }
+}
