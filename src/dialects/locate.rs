@@ -60,6 +60,32 @@ pub fn line_col_of_offset_bytes(bytes: &[u8], offset: usize) -> (u32, u32) {
     (line, col)
 }
 
+/// Line starts of a text, for many offset → line:column look-ups.
+pub struct LineIndex<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(text: &'a str) -> LineIndex<'a> {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex { text, starts }
+    }
+
+    pub fn line_col(&self, offset: usize) -> (u32, u32) {
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let start = self.starts[line - 1];
+        let col = self
+            .text
+            .get(start..offset)
+            .map(|s| s.chars().count())
+            .unwrap_or(0);
+        (line as u32, col as u32 + 1)
+    }
+}
+
 /// Position of the first occurrence of `needle` after the occurrence of each of `path` in
 /// turn (e.g. `["\"tool_transitions\"", "\"starlog.orient\""]`), or of the last found part.
 pub fn find_path(text: &str, path: &[&str]) -> (u32, u32) {

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use super::Loaded;
-use super::locate::{LoadError, find_path, line_col_of_offset};
+use super::locate::{LineIndex, LoadError, find_path, line_col_of_offset};
 use crate::engine::build::ChartBuilder;
 use crate::engine::ir::{
     Band, CmpOp, DeadlockFallback, Dialect, Enforcement, FailMode, Guard, InputMatcher,
@@ -55,14 +55,25 @@ pub fn preset_reader(name: &str) -> Option<ReaderKind> {
 
 pub fn load(file: &str, text: &str) -> Result<Loaded, LoadError> {
     let cx = Ctx { file, text };
-    let root: Value = serde_json::from_str(text).map_err(|e| {
-        LoadError::at(
-            file,
-            e.line() as u32,
-            e.column() as u32,
-            format!("invalid JSON: {}", strip_pos(&e.to_string())),
-        )
-    })?;
+    let root: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            // Seed 000's sketches are bare members (`"tool_transitions": {…}`): load them as an
+            // object; errors still point at the text as written.
+            let wrapped = format!("{{{text}\n}}");
+            let retry = text
+                .trim_start()
+                .starts_with('"')
+                .then(|| serde_json::from_str::<Value>(&wrapped));
+            match retry {
+                Some(Ok(v)) => v,
+                _ => {
+                    let msg = format!("invalid JSON: {}", strip_pos(&e.to_string()));
+                    return Err(LoadError::at(file, e.line() as u32, e.column() as u32, msg));
+                }
+            }
+        }
+    };
     let Value::Object(obj) = root else {
         return Err(LoadError::at(
             file,
@@ -97,18 +108,22 @@ pub fn load(file: &str, text: &str) -> Result<Loaded, LoadError> {
             ));
         }
     }
+    // A sketch without a name is named after its file.
+    let stem = std::path::Path::new(file)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("sequence")
+        .to_string();
     let name = match obj.get("name") {
         Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
         Some(_) => return Err(cx.err(&["name"], "`name` must be a non-empty string")),
-        None => {
-            return Err(LoadError::at(
-                file,
-                1,
-                1,
-                "missing `name`: expected the sequence's name",
-            ));
-        }
+        None => stem,
     };
+    let constraints = obj
+        .get("state_constraints")
+        .map(|v| as_object(&cx, v, "state_constraints"))
+        .transpose()?;
+    let empty = Map::new();
     let transitions = match obj.get("tool_transitions") {
         Some(Value::Object(m)) if !m.is_empty() => m,
         Some(_) => {
@@ -117,6 +132,7 @@ pub fn load(file: &str, text: &str) -> Result<Loaded, LoadError> {
                 "`tool_transitions` must be a non-empty object of tool → { next_allowed: [...] }",
             ));
         }
+        None if constraints.is_some() => &empty,
         None => {
             return Err(LoadError::at(
                 file,
@@ -126,10 +142,6 @@ pub fn load(file: &str, text: &str) -> Result<Loaded, LoadError> {
             ));
         }
     };
-    let constraints = obj
-        .get("state_constraints")
-        .map(|v| as_object(&cx, v, "state_constraints"))
-        .transpose()?;
     let mut b = ChartBuilder::new(&name, Dialect::MasterJson, constraints.is_some());
     b.chart_mut().description = obj
         .get("description")
@@ -138,7 +150,8 @@ pub fn load(file: &str, text: &str) -> Result<Loaded, LoadError> {
         .to_string();
     settings(&cx, &obj, &mut b)?;
 
-    let railroad_parent = if constraints.is_some() {
+    let has_railroad = !transitions.is_empty();
+    let railroad_parent = if constraints.is_some() && has_railroad {
         let r = b
             .add_state(
                 StateId::ROOT,
@@ -153,7 +166,11 @@ pub fn load(file: &str, text: &str) -> Result<Loaded, LoadError> {
     } else {
         StateId::ROOT
     };
-    let tools = railroad(&cx, transitions, &obj, &mut b, railroad_parent)?;
+    let tools = if has_railroad {
+        railroad(&cx, transitions, &obj, &mut b, railroad_parent)?
+    } else {
+        BTreeMap::new()
+    };
     readers(&cx, &obj, &mut b)?;
     if let Some(cons) = constraints {
         context(&cx, cons, &mut b)?;
@@ -338,6 +355,7 @@ fn railroad(
     b: &mut ChartBuilder,
     parent: StateId,
 ) -> Result<BTreeMap<String, StateId>, LoadError> {
+    let spans = key_spans(cx.text, "\"tool_transitions\"", transitions.keys());
     // Collect edges first: tools named only in next_allowed are states too.
     let mut order: Vec<String> = Vec::new();
     let mut edges: Vec<(String, String, Pattern)> = Vec::new();
@@ -406,8 +424,7 @@ fn railroad(
         if let Some(d) = descriptions.get(tool) {
             st.notes.push(d.clone());
         }
-        let (line, col) = find_path(cx.text, &["\"tool_transitions\"", &format!("\"{tool}\"")]);
-        st.span = Some(crate::engine::ir::Span { line, col });
+        st.span = spans.get(tool).copied();
         ids.insert(tool.clone(), id);
     }
     // Entry: the explicit `start` list, else tools nothing leads to.
@@ -454,17 +471,7 @@ fn railroad(
         });
     }
     for (from, to, pat) in edges {
-        let span = {
-            let (line, col) = find_path(
-                cx.text,
-                &[
-                    "\"tool_transitions\"",
-                    &format!("\"{from}\""),
-                    "next_allowed",
-                ],
-            );
-            Some(crate::engine::ir::Span { line, col })
-        };
+        let span = spans.get(&from).copied();
         b.add_transition(Transition {
             source: ids[&from],
             targets: vec![ids[&to]],
@@ -933,4 +940,25 @@ fn assign_unlisted(b: &ChartBuilder, bands: &mut [Band], tools: &BTreeMap<String
             bands[bi].states.push(id);
         }
     }
+}
+
+/// Where each key of an object section sits, found in one forward scan (keys appear in file
+/// order), so large files cost linear time.
+fn key_spans<'k>(
+    text: &str,
+    section: &str,
+    keys: impl Iterator<Item = &'k String>,
+) -> BTreeMap<String, crate::engine::ir::Span> {
+    let index = LineIndex::new(text);
+    let mut out = BTreeMap::new();
+    let mut from = text.find(section).map(|i| i + section.len()).unwrap_or(0);
+    for k in keys {
+        let quoted = format!("\"{k}\"");
+        if let Some(i) = text[from..].find(&quoted) {
+            let (line, col) = index.line_col(from + i);
+            out.insert(k.clone(), crate::engine::ir::Span { line, col });
+            from += i + quoted.len();
+        }
+    }
+    out
 }

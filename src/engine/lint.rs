@@ -50,7 +50,7 @@ impl Machine {
         self.lint_tools(&mut out);
         self.lint_bands(&mut out);
         self.lint_guards(&mut out);
-        out.sort_by(|a, b| b.severity.cmp(&a.severity));
+        out.sort_by_key(|l| std::cmp::Reverse(l.severity));
         out
     }
 
@@ -94,7 +94,7 @@ impl Machine {
             if s.is_final() {
                 continue;
             }
-            if self.all_edges_from(s.id).is_empty() {
+            if self.all_edges_from(s.id).is_empty() && !self.is_monitor(s.id) {
                 out.push(Lint::error(
                     "dead-end",
                     format!("state `{}` has no way out and is not an ending", s.key),
@@ -118,67 +118,50 @@ impl Machine {
         seen
     }
 
+    /// A loop (strongly connected set of atomic states) that no transition leaves and that
+    /// holds no ending traps the agent forever.
     fn lint_cycles(&self, out: &mut Vec<Lint>) {
-        // Tarjan-free approach: a set of atomic states closed under successors, with no final
-        // among them, is a trap. Check each state's forward closure.
-        let atomics: Vec<StateId> = self
-            .chart
-            .states
-            .iter()
-            .filter(|s| s.is_atomic_like())
-            .map(|s| s.id)
-            .collect();
-        let mut reported: BTreeSet<StateId> = BTreeSet::new();
-        for &s in &atomics {
-            if reported.contains(&s) || self.chart.state(s).is_final() {
+        use petgraph::algo::tarjan_scc;
+        use petgraph::graph::DiGraph;
+        let chart = &self.chart;
+        let mut g: DiGraph<StateId, ()> = DiGraph::new();
+        let nodes: Vec<_> = chart.states.iter().map(|s| g.add_node(s.id)).collect();
+        let mut self_loop = vec![false; chart.states.len()];
+        for s in chart.states.iter().filter(|s| s.is_atomic_like()) {
+            for e in self.all_edges_from(s.id) {
+                if e == s.id {
+                    self_loop[s.id.index()] = true;
+                }
+                g.update_edge(nodes[s.id.index()], nodes[e.index()], ());
+            }
+        }
+        for comp in tarjan_scc(&g) {
+            let members: BTreeSet<StateId> = comp.iter().map(|n| g[*n]).collect();
+            let Some(&first) = members.iter().next() else {
+                continue;
+            };
+            let cyclic = members.len() > 1 || self_loop[first.index()];
+            if !cyclic
+                || self.is_monitor(first)
+                || members.iter().any(|m| chart.state(*m).is_final())
+            {
                 continue;
             }
-            let mut seen = BTreeSet::from([s]);
-            let mut stack = vec![s];
-            let mut escapes = false;
-            while let Some(u) = stack.pop() {
-                let succ = self.all_edges_from(u);
-                if self.chart.state(u).is_final() {
-                    escapes = true;
-                    break;
-                }
-                for e in succ {
-                    if seen.insert(e) {
-                        stack.push(e);
-                    }
-                }
-            }
-            // Only a real cycle counts: the start must be reachable from itself.
-            let cyclic = self.all_edges_from(s).iter().any(|e| self.reaches(*e, s));
-            if !escapes && cyclic && !self.is_monitor(s) {
-                let members: Vec<String> = seen
+            let leaves = comp
+                .iter()
+                .any(|n| g.neighbors(*n).any(|x| !members.contains(&g[x])));
+            if !leaves {
+                let keys: Vec<String> = members
                     .iter()
-                    .map(|x| self.chart.state(*x).key.clone())
+                    .map(|x| chart.state(*x).key.clone())
                     .collect();
-                reported.extend(seen.iter().copied());
                 out.push(Lint::error(
                     "cycle-without-exit",
-                    format!("cycle with no exit to an ending: {}", members.join(" → ")),
-                    self.chart.state(s).span,
+                    format!("cycle with no exit to an ending: {}", keys.join(" → ")),
+                    chart.state(first).span,
                 ));
             }
         }
-    }
-
-    fn reaches(&self, from: StateId, to: StateId) -> bool {
-        let mut seen = BTreeSet::from([from]);
-        let mut stack = vec![from];
-        while let Some(u) = stack.pop() {
-            if u == to {
-                return true;
-            }
-            for e in self.all_edges_from(u) {
-                if seen.insert(e) {
-                    stack.push(e);
-                }
-            }
-        }
-        false
     }
 
     fn lint_choices(&self, out: &mut Vec<Lint>) {
@@ -261,7 +244,10 @@ impl Machine {
         }
         bands.sort_by(|a, b| a.lo.total_cmp(&b.lo));
         for b in &bands {
-            if !(b.lo < b.hi) || b.lo < 0.0 || b.hi > 100.0 {
+            if b.lo.partial_cmp(&b.hi) != Some(std::cmp::Ordering::Less)
+                || b.lo < 0.0
+                || b.hi > 100.0
+            {
                 out.push(Lint::error(
                     "band-range",
                     format!(

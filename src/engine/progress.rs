@@ -70,8 +70,13 @@ fn child_of(chart: &Chart, ancestor: StateId, id: StateId) -> Option<StateId> {
     }
 }
 
-/// Longest weighted path ranks over a DAG of condensed components.
-fn ranks(nodes: &[StateId], edges: &[(usize, usize)], weight: &[f64]) -> (Vec<f64>, Vec<bool>) {
+/// Longest weighted path ranks over a DAG of condensed components. Returns, per node, its
+/// component's rank and weight (members of a loop share one interval) and whether it loops.
+fn ranks(
+    nodes: &[StateId],
+    edges: &[(usize, usize)],
+    weight: &[f64],
+) -> (Vec<f64>, Vec<f64>, Vec<bool>) {
     let mut g: DiGraph<usize, ()> = DiGraph::new();
     let idx: Vec<NodeIndex> = (0..nodes.len()).map(|i| g.add_node(i)).collect();
     let mut self_loop = vec![false; nodes.len()];
@@ -105,9 +110,8 @@ fn ranks(nodes: &[StateId], edges: &[(usize, usize)], weight: &[f64]) -> (Vec<f6
         }
     }
     let node_rank = (0..nodes.len()).map(|i| rank[comp_of[i]]).collect();
-    // Members of one component share its weight.
-    let _ = comp_w;
-    (node_rank, in_loop)
+    let node_w = (0..nodes.len()).map(|i| comp_w[comp_of[i]]).collect();
+    (node_rank, node_w, in_loop)
 }
 
 impl Intervals {
@@ -147,8 +151,8 @@ impl Intervals {
                     }
                 }
             }
-            let w: Vec<f64> = kids.iter().map(|k| weight[k.index()]).collect();
-            let (rank, looped) = ranks(kids, &edges, &w);
+            let own: Vec<f64> = kids.iter().map(|k| weight[k.index()]).collect();
+            let (rank, w, looped) = ranks(kids, &edges, &own);
             for (i, k) in kids.iter().enumerate() {
                 in_loop[k.index()] = looped[i];
             }
@@ -220,13 +224,18 @@ impl Intervals {
                 .collect();
             let lw: Vec<f64> = members.iter().map(|&m| w[m]).collect();
             let ids: Vec<StateId> = members.iter().map(|&m| kids[m]).collect();
-            let (lr, _) = ranks(&ids, &local_edges, &lw);
+            let (lr, lw, _) = ranks(&ids, &local_edges, &lw);
             let total = (0..members.len())
                 .map(|i| lr[i] + lw[i])
                 .fold(0.0, f64::max)
                 .max(1e-9);
             let (lo, hi) = (band.lo / 100.0, band.hi / 100.0);
             for (li, &m) in members.iter().enumerate() {
+                if chart.state(kids[m]).is_final() {
+                    // Reaching an ending finishes the sequence, whatever branch it ends.
+                    span[kids[m].index()] = (1.0, 1.0);
+                    continue;
+                }
                 let a = lo + (hi - lo) * (lr[li] / total);
                 let b = lo + (hi - lo) * ((lr[li] + lw[li]) / total);
                 span[kids[m].index()] = (a.min(1.0), b.min(1.0));
@@ -261,6 +270,11 @@ impl Intervals {
 }
 
 impl Machine {
+    /// The interval `id` owns inside its parent, in [0, 1] (bands: absolute).
+    pub fn interval(&self, id: StateId) -> (f64, f64) {
+        self.intervals.span[id.index()]
+    }
+
     /// Progress of `id` in [0, 1] within its own interval.
     fn value_of(&self, snap: &Snapshot, id: StateId) -> f64 {
         let chart = &self.chart;
@@ -321,8 +335,13 @@ impl Machine {
         }
     }
 
+    /// Overall progress in percent, without the rest of [`Progress`] (cheap: no path search).
+    pub fn overall(&self, snap: &Snapshot) -> f64 {
+        (self.value_of(snap, StateId::ROOT) * 100.0).clamp(0.0, 100.0)
+    }
+
     pub fn progress(&self, snap: &Snapshot) -> Progress {
-        let overall = (self.value_of(snap, StateId::ROOT) * 100.0).clamp(0.0, 100.0);
+        let overall = self.overall(snap);
         let chart = &self.chart;
         let in_loop = snap
             .active

@@ -105,7 +105,7 @@ impl Machine {
         let mut internal = VecDeque::new();
         self.enter(&mut snap, &entry, &Value::Null, &mut internal, &mut report);
         self.settle(&mut snap, &Event::lifecycle("start"), internal, &mut report);
-        snap.highest = self.progress(&snap).overall;
+        snap.highest = self.overall(&snap);
         snap
     }
 
@@ -119,7 +119,9 @@ impl Machine {
     ) -> StepReport {
         let mut report = StepReport::new(phase, event);
         snap.steps += 1;
-        snap.facts = facts.clone();
+        if &snap.facts != facts {
+            snap.facts = facts.clone();
+        }
         // New facts may move reader-driven regions before anything else is decided.
         self.settle(snap, event, VecDeque::new(), &mut report);
         match phase {
@@ -137,7 +139,7 @@ impl Machine {
             Phase::Advance => self.advance(snap, event, &mut report),
         }
         snap.last_event = Some(event.key());
-        let overall = self.progress(snap).overall;
+        let overall = self.overall(snap);
         if overall > snap.highest {
             snap.highest = overall;
         }
@@ -261,7 +263,7 @@ impl Machine {
 
     /// The state whose descendants a transition exits: its least common compound ancestor, or
     /// the source itself when every target lies inside a compound source (no re-entry).
-    pub(crate) fn domain(&self, ti: usize) -> Option<StateId> {
+    pub fn domain(&self, ti: usize) -> Option<StateId> {
         let t = &self.chart.transitions[ti];
         if t.targets.is_empty() {
             return None;
@@ -323,10 +325,10 @@ impl Machine {
             for &s in &set {
                 let st = self.chart.state(s);
                 match &st.kind {
-                    StateKind::Compound { initial } => {
-                        if !st.children.iter().any(|c| set.contains(c)) {
-                            added.push(*initial);
-                        }
+                    StateKind::Compound { initial }
+                        if !st.children.iter().any(|c| set.contains(c)) =>
+                    {
+                        added.push(*initial);
                     }
                     StateKind::Parallel => {
                         for c in &st.children {

@@ -170,24 +170,8 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
         }
     }
 
-    let recovery = m.recovery(snap, Some(ev));
-    let next = recovery.next.first().map(|n| n.tool.clone());
-    let next_text = match (&recovery.path_to_denied, &next) {
-        (Some(path), _) if path.len() > 1 => {
-            let first: Vec<String> = path[..path.len() - 1]
-                .iter()
-                .map(|s| s.tool.clone())
-                .collect();
-            format!(
-                "Call {} first; then {tool} is allowed.",
-                first.join(", then ")
-            )
-        }
-        (_, Some(n)) => format!("Next: call {n}."),
-        _ => String::new(),
-    };
-
     if let Some((sid, by)) = denied_by {
+        let (next, next_text) = advice(m, snap, ev);
         let mode = mode_for(m, sid);
         let reason = format!(
             "seed: {tool} is not allowed now — \"{}\" ({}) {}. {next_text}",
@@ -211,7 +195,8 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
         .iter()
         .any(|&t| !chart.transitions[t].targets.is_empty())
     {
-        return allow(VerdictKind::Advance, active_mode(m, snap), next);
+        snap.denials.remove(&call_key(ev));
+        return allow(VerdictKind::Advance, active_mode(m, snap), None);
     }
     // 3. Neutral: the neutral list, an allow list naming it, or a self-loop.
     let allowed_by_list = snap.active.iter().any(|s| {
@@ -223,9 +208,11 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
             .any(|p| p.names_tool(ev, aliases))
     });
     if neutral || allowed_by_list || !selected.is_empty() {
-        return allow(VerdictKind::Neutral, active_mode(m, snap), next);
+        snap.denials.remove(&call_key(ev));
+        return allow(VerdictKind::Neutral, active_mode(m, snap), None);
     }
     // 4. Off path.
+    let (next, next_text) = advice(m, snap, ev);
     let mode = active_mode(m, snap);
     let reason = format!(
         "seed: {tool} is not part of \"{}\" at step \"{}\". {next_text}",
@@ -258,6 +245,29 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
             escalated: false,
         },
     }
+}
+
+/// The next call and a sentence naming the path to the denied tool (only computed for calls
+/// the sequence objects to: it searches the graph).
+fn advice(m: &Machine, snap: &Snapshot, ev: &Event) -> (Option<String>, String) {
+    let tool = ev.claude_tool_name();
+    let recovery = m.recovery(snap, Some(ev));
+    let next = recovery.next.first().map(|n| n.tool.clone());
+    let next_text = match (&recovery.path_to_denied, &next) {
+        (Some(path), _) if path.len() > 1 => {
+            let first: Vec<String> = path[..path.len() - 1]
+                .iter()
+                .map(|s| s.tool.clone())
+                .collect();
+            format!(
+                "Call {} first; then {tool} is allowed.",
+                first.join(", then ")
+            )
+        }
+        (_, Some(n)) => format!("Next: call {n}."),
+        _ => String::new(),
+    };
+    (next, next_text)
 }
 
 fn allow(kind: VerdictKind, mode: Enforcement, next: Option<String>) -> Verdict {

@@ -1,0 +1,195 @@
+//! Properties of the engine that hold for every shipped sequence and any event stream.
+
+use proptest::prelude::*;
+use seed::dialects;
+use seed::engine::ir::Trigger;
+use seed::engine::{Event, Facts, Machine, Pattern, Phase};
+use serde_json::{Value, json};
+
+fn machines() -> Vec<Machine> {
+    dialects::builtin_names()
+        .into_iter()
+        .map(|n| Machine::new(dialects::builtin(&n).expect("exists").expect("loads").chart))
+        .collect()
+}
+
+/// The calls a chart mentions, plus calls it does not know.
+fn vocabulary(m: &Machine) -> Vec<Event> {
+    let mut out = vec![
+        Event::tool("Bash", json!({"command": "ls"})),
+        Event::tool("Read", json!({"file_path": "/x"})),
+        Event::tool("mcp__unknown__tool", Value::Null),
+        Event::prompt("hello"),
+        Event::lifecycle("SessionStart"),
+        Event::tool_error("Edit", Value::Null),
+    ];
+    for t in &m.chart.transitions {
+        if let Trigger::Event(p) = &t.trigger {
+            let a = &p.alts[0];
+            let mut input = serde_json::Map::new();
+            for (ptr, matcher) in &a.input {
+                if let seed::engine::ir::InputMatcher::Glob(g) = matcher {
+                    input.insert(
+                        ptr.trim_start_matches('/').to_string(),
+                        Value::String(g.replace('*', "x")),
+                    );
+                }
+            }
+            let name = seed::engine::event::claude_tool_name(&a.glob.replace('*', "x"));
+            out.push(Event::tool(&name, Value::Object(input)));
+        }
+    }
+    out
+}
+
+fn facts_for(choice: u8) -> Facts {
+    let mut f = Facts::new();
+    match choice % 3 {
+        0 => {}
+        1 => {
+            f.insert("waypoint_status".into(), json!("active"));
+        }
+        _ => {
+            f.insert("flight_status".into(), json!("debugging"));
+        }
+    }
+    f
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Along forward transitions (no target ranked before its source), progress never drops.
+    #[test]
+    fn progress_never_decreases_along_forward_transitions(picks in prop::collection::vec((any::<u16>(), any::<u8>()), 1..40)) {
+        for m in machines() {
+            let vocab = vocabulary(&m);
+            let mut snap = m.start(&Facts::new());
+            for (pick, f) in &picks {
+                let ev = &vocab[*pick as usize % vocab.len()];
+                let facts = facts_for(*f);
+                let before = m.progress(&snap).overall;
+                let report = m.step(&mut snap, Phase::Advance, ev, &facts);
+                let backward = report.microsteps.iter().flat_map(|ms| ms.transitions.iter()).any(|&ti| {
+                    let t = &m.chart.transitions[ti];
+                    t.targets.iter().any(|&target| {
+                        let Some(d) = m.domain(ti) else { return false };
+                        let child = |s| {
+                            let mut cur = s;
+                            while m.chart.state(cur).parent != Some(d) {
+                                match m.chart.state(cur).parent { Some(p) => cur = p, None => return cur }
+                            }
+                            cur
+                        };
+                        m.interval(child(target)).0 < m.interval(child(t.source)).0
+                    })
+                });
+                let after = m.progress(&snap).overall;
+                if !backward {
+                    prop_assert!(after + 1e-9 >= before, "{}: {} -> {} on {}", m.chart.name, before, after, ev);
+                }
+                prop_assert!(snap.highest + 1e-9 >= after);
+            }
+        }
+    }
+
+    /// The same snapshot, event and facts always give the same report and snapshot.
+    #[test]
+    fn step_is_deterministic(picks in prop::collection::vec((any::<u16>(), any::<u8>(), any::<bool>()), 1..30)) {
+        for m in machines() {
+            let vocab = vocabulary(&m);
+            let mut snap = m.start(&Facts::new());
+            for (pick, f, gate) in &picks {
+                let ev = &vocab[*pick as usize % vocab.len()];
+                let phase = if *gate { Phase::Gate } else { Phase::Advance };
+                let facts = facts_for(*f);
+                let mut twin = snap.clone();
+                let a = m.step(&mut snap, phase, ev, &facts);
+                let b = m.step(&mut twin, phase, ev, &facts);
+                prop_assert_eq!(&a, &b);
+                prop_assert_eq!(&snap, &twin);
+            }
+        }
+    }
+
+    /// Folding a list equals stepping one by one.
+    #[test]
+    fn fold_equals_stepping(picks in prop::collection::vec((any::<u16>(), any::<u8>(), 0u8..3), 0..30)) {
+        for m in machines() {
+            let vocab = vocabulary(&m);
+            let items: Vec<(Phase, Event, Facts)> = picks
+                .iter()
+                .map(|(p, f, ph)| {
+                    let phase = [Phase::Gate, Phase::Advance, Phase::Stop][*ph as usize];
+                    (phase, vocab[*p as usize % vocab.len()].clone(), facts_for(*f))
+                })
+                .collect();
+            let folded = m.fold(items.iter().map(|(p, e, f)| (*p, e, f)));
+            let first = items.first().map(|(_, _, f)| f.clone()).unwrap_or_default();
+            let mut snap = m.start(&first);
+            for (p, e, f) in &items {
+                m.step(&mut snap, *p, e, f);
+            }
+            prop_assert_eq!(folded, snap);
+        }
+    }
+
+    /// `server.tool` and `mcp__server__tool` name the same tool, both ways.
+    #[test]
+    fn patterns_round_trip_between_spellings(
+        server in "[A-Za-z0-9-][A-Za-z0-9_-]{0,10}[A-Za-z0-9-]",
+        tool in "[A-Za-z0-9_-]{1,12}",
+    ) {
+        prop_assume!(!server.contains("__"));
+        let claude = format!("mcp__{server}__{tool}");
+        let ev = Event::tool(&claude, Value::Null);
+        prop_assert_eq!(&ev.name, &format!("{server}.{tool}"));
+        prop_assert_eq!(seed::engine::event::claude_tool_name(&ev.name), claude.clone());
+        let aliases = Default::default();
+        for p in [format!("{server}.{tool}"), claude.clone(), format!("tool:{server}.{tool}"), format!("{server}.*"), format!("mcp__{server}__*")] {
+            prop_assert!(Pattern::parse(&p).unwrap().matches(&ev, &aliases), "{} should match {}", p, claude);
+        }
+        let other = Event::tool(&format!("mcp__{server}x__{tool}"), Value::Null);
+        let exact = Pattern::parse(&format!("{server}.{tool}")).unwrap();
+        prop_assert!(!exact.matches(&other, &aliases));
+    }
+}
+
+/// The engine reads no files, clock, environment or terminal, and starts no threads.
+#[test]
+fn engine_imports_no_io() {
+    let forbidden = [
+        "std::fs",
+        "std::env",
+        "std::time",
+        "SystemTime",
+        "Instant",
+        "std::process",
+        "std::net",
+        "std::thread",
+        "tokio",
+        "ratatui",
+        "crossterm",
+        "notify",
+        "std::io",
+    ];
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).expect("src/engine exists") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("readable");
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            for f in forbidden {
+                assert!(
+                    !code.contains(f),
+                    "{}:{} uses `{f}`: the engine must stay pure",
+                    path.display(),
+                    i + 1
+                );
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 10, "checked {checked} engine files");
+}

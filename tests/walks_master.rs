@@ -1,0 +1,248 @@
+//! Walks through the seed 000 sequences: each call with the verdict it gets, then the node,
+//! progress and next step the sequence is at.
+
+mod common;
+
+use common::Walk;
+use seed::engine::{Decision, VerdictKind};
+use serde_json::json;
+
+#[test]
+fn compound_intelligence_happy_path_fills_the_three_layers() {
+    let mut w = Walk::builtin("compound_intelligence");
+    assert_eq!(w.step(), "start");
+    assert_eq!(w.overall(), 0.0);
+    assert_eq!(w.next_tool().as_deref(), Some("mcp__seed__who_am_i"));
+
+    // Base layer: who_am_i, what_do_i_do.
+    assert_eq!(w.call("mcp__seed__who_am_i").kind, VerdictKind::Advance);
+    assert_eq!(
+        (w.step(), w.overall(), w.layer("base")),
+        ("seed.who_am_i".into(), 25.0, 50.0)
+    );
+    assert_eq!(w.next_tool().as_deref(), Some("mcp__seed__what_do_i_do"));
+    assert_eq!(w.call("mcp__seed__what_do_i_do").kind, VerdictKind::Advance);
+    assert_eq!(
+        (w.overall(), w.layer("base"), w.layer("context")),
+        (50.0, 100.0, 0.0)
+    );
+
+    // Context layer: check, orient, fly.
+    assert_eq!(w.call("mcp__starlog__check").kind, VerdictKind::Advance);
+    assert_eq!(w.layer("context"), 25.0);
+    let next = w
+        .status()
+        .recovery
+        .next
+        .iter()
+        .map(|n| n.tool.clone())
+        .collect::<Vec<_>>();
+    assert_eq!(next, ["mcp__starlog__orient", "mcp__starlog__init_project"]);
+    assert_eq!(w.call("mcp__starlog__orient").kind, VerdictKind::Advance);
+    assert_eq!(w.layer("context"), 75.0);
+    assert_eq!(w.call("mcp__starship__fly").kind, VerdictKind::Advance);
+    assert_eq!(
+        (w.overall(), w.layer("context"), w.layer("execution")),
+        (75.0, 100.0, 0.0)
+    );
+    assert_eq!(
+        w.status().progress.steps_remaining,
+        Some(2),
+        "the shortest subchain has two calls"
+    );
+
+    // Execution layer: the HEAVEN subchain finishes the sequence.
+    assert_eq!(
+        w.call("mcp__heaven-subagent__spawn").kind,
+        VerdictKind::Advance
+    );
+    assert!(w.overall() > 75.0 && w.overall() < 100.0);
+    assert_eq!(
+        w.call("mcp__heaven-subagent__collect_results").kind,
+        VerdictKind::Advance
+    );
+    let st = w.status();
+    assert!(st.progress.done);
+    assert_eq!((st.progress.overall, st.progress.highest), (100.0, 100.0));
+    assert_eq!(st.next, None);
+}
+
+#[test]
+fn compound_intelligence_denies_off_path_calls_with_the_next_tool() {
+    let mut w = Walk::builtin("compound_intelligence");
+    w.call("mcp__seed__who_am_i");
+
+    let v = w.gate("mcp__starship__fly");
+    assert_eq!((v.kind, v.decision), (VerdictKind::OffPath, Decision::Deny));
+    assert!(
+        v.reason.contains("mcp__seed__what_do_i_do"),
+        "names the next legal tool: {}",
+        v.reason
+    );
+    assert!(
+        v.reason.contains("mcp__starlog__check") && v.reason.contains("mcp__starlog__orient"),
+        "names the path to the denied tool: {}",
+        v.reason
+    );
+    assert_eq!(w.step(), "seed.who_am_i", "a gate never moves the sequence");
+
+    // Neutral tools are allowed without moving the sequence.
+    let v = w.gate("Read");
+    assert_eq!(
+        (v.kind, v.decision),
+        (VerdictKind::Neutral, Decision::Allow)
+    );
+    let v = w.gate("Bash");
+    assert_eq!(v.decision, Decision::Deny, "the railroad cannot be left");
+}
+
+#[test]
+fn deadlock_breaker_escalates_to_asking_the_user_on_the_third_retry() {
+    let mut w = Walk::builtin("compound_intelligence");
+    let first = w.gate("Write");
+    assert_eq!(
+        (first.decision, first.repeat, first.escalated),
+        (Decision::Deny, 1, false)
+    );
+    assert_eq!(w.gate("Write").repeat, 2);
+    let third = w.gate("Write");
+    assert!(third.escalated);
+    assert_eq!(
+        third.decision,
+        Decision::Ask,
+        "compound_intelligence falls back to asking the user"
+    );
+    assert!(third.reason.contains("ask the user"), "{}", third.reason);
+    // Progress resets the breaker.
+    w.call("mcp__seed__who_am_i");
+    assert_eq!(w.gate("Write").repeat, 1);
+}
+
+#[test]
+fn deep_state_constraints_intersect_with_the_railroad() {
+    let mut w = Walk::builtin("compound_intelligence");
+    for t in [
+        "mcp__seed__who_am_i",
+        "mcp__seed__what_do_i_do",
+        "mcp__starlog__check",
+        "mcp__starlog__orient",
+        "mcp__starship__fly",
+    ] {
+        assert_eq!(w.call(t).decision, Decision::Allow, "{t}");
+    }
+    assert_eq!(
+        w.call("mcp__waypoint__start_waypoint_journey").decision,
+        Decision::Allow
+    );
+
+    // A waypoint journey is active (deep state): tier 2 takes over.
+    w.fact("waypoint_status", json!("active"));
+    let v = w.gate("mcp__heaven-subagent__spawn");
+    assert_eq!(v.decision, Decision::Deny);
+    let by = v.denied_by.expect("names who denies");
+    assert_eq!(
+        (by.state.as_str(), by.tier.as_str()),
+        ("waypoint_active_learning", "context")
+    );
+    assert!(w.status().breadcrumb.contains("waypoint_active_learning"));
+    // Allowed by the constraint's list although the railroad does not expect it.
+    assert_eq!(w.gate("Bash").decision, Decision::Allow);
+    // Allowed by both tiers: advances.
+    assert_eq!(
+        w.call("mcp__waypoint__navigate_to_next_waypoint").kind,
+        VerdictKind::Advance
+    );
+    assert!(w.status().progress.in_loop, "navigate loops on itself");
+
+    // A debugging flight forbids waypoint tools, whatever the railroad says.
+    w.fact("waypoint_status", json!(null))
+        .fact("flight_status", json!("debugging"));
+    let v = w.gate("mcp__waypoint__complete_journey");
+    assert_eq!(v.decision, Decision::Deny);
+    assert_eq!(
+        v.denied_by.map(|b| b.state),
+        Some("flight_active_debugging".to_string())
+    );
+
+    // The constraint lifts when the deep state changes.
+    w.fact("flight_status", json!("done"));
+    assert_eq!(
+        w.call("mcp__waypoint__complete_journey").kind,
+        VerdictKind::Advance
+    );
+    assert!(w.status().progress.done);
+}
+
+#[test]
+fn starlog_initialization_branches_and_joins() {
+    let mut w = Walk::builtin("starlog_initialization");
+    assert_eq!(w.next_tool().as_deref(), Some("mcp__starlog__check"));
+    w.call("mcp__starlog__check");
+    let through_init = w.call("mcp__starlog__init_project");
+    assert_eq!(through_init.kind, VerdictKind::Advance);
+    assert_eq!(w.next_tool().as_deref(), Some("mcp__starlog__orient"));
+    // off_path = warn: an unexpected tool goes through with a warning naming the next step.
+    let v = w.gate("Bash");
+    assert_eq!(
+        (v.kind, v.decision),
+        (VerdictKind::OffPath, Decision::Allow)
+    );
+    assert!(
+        v.warning
+            .as_deref()
+            .is_some_and(|m| m.contains("mcp__starlog__orient"))
+    );
+    w.call("mcp__starlog__orient");
+    w.call("mcp__starship__fly");
+    assert!(w.status().progress.done);
+}
+
+#[test]
+fn waypoint_journey_loops_until_completed() {
+    let mut w = Walk::builtin("waypoint_journey");
+    w.call("mcp__waypoint__start_waypoint_journey");
+    let after_start = w.overall();
+    for _ in 0..5 {
+        assert_eq!(
+            w.call("mcp__waypoint__navigate_to_next_waypoint").kind,
+            VerdictKind::Advance
+        );
+        assert!(w.status().progress.in_loop);
+    }
+    assert!(w.overall() >= after_start, "retries never lower progress");
+    w.call("mcp__waypoint__complete_journey");
+    assert_eq!(w.overall(), 100.0);
+}
+
+#[test]
+fn giint_workflow_allows_repeated_features_and_tasks() {
+    let mut w = Walk::builtin("giint_workflow");
+    for t in [
+        "mcp__giint__create_project",
+        "mcp__giint__add_feature",
+        "mcp__giint__add_feature",
+        "mcp__giint__add_task",
+        "mcp__giint__add_task",
+        "mcp__giint__respond",
+    ] {
+        assert_eq!(w.call(t).kind, VerdictKind::Advance, "{t}");
+    }
+    assert_eq!(
+        w.next_tool().as_deref(),
+        Some("mcp__giint__update_task_status")
+    );
+    w.call("mcp__giint__update_task_status");
+    assert!(w.status().progress.done);
+}
+
+#[test]
+fn guidance_line_is_short_and_names_the_next_tool() {
+    let mut w = Walk::builtin("compound_intelligence");
+    w.call("mcp__seed__who_am_i");
+    let line = w.machine.guidance_line(&w.snap);
+    assert_eq!(
+        line,
+        "[SEED SEQUENCE] \"compound_intelligence\" · step: seed.who_am_i · next: seed.what_do_i_do · 25% done"
+    );
+    assert!(line.chars().count() <= 300);
+}
