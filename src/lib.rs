@@ -7,4 +7,5 @@
 
 pub mod dialects;
 pub mod engine;
+pub mod protocol;
 pub mod store;
