@@ -1,8 +1,12 @@
-//! `seed mcp`.
+//! `seed mcp`: the MCP server over stdio.
 
-use super::{CmdResult, not_built};
+use std::process::ExitCode;
+
+use super::CmdResult;
 use crate::cli;
+use crate::mcp;
 
-pub fn run(_args: cli::McpArgs) -> CmdResult {
-    not_built("mcp")
+pub fn run(args: cli::McpArgs) -> CmdResult {
+    mcp::serve(mcp::tools::default_context(args.session, args.sequence))?;
+    Ok(ExitCode::SUCCESS)
 }

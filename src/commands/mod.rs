@@ -11,6 +11,9 @@ pub mod sequences;
 pub mod status;
 pub mod tui;
 pub mod validate;
+pub mod view;
+
+pub use view::state_dir;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

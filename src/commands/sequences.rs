@@ -72,17 +72,19 @@ pub fn render_text(list: &[Result<SequenceInfo, dialects::LoadError>]) -> String
     s
 }
 
+pub fn to_json(list: &[Result<SequenceInfo, dialects::LoadError>]) -> Vec<serde_json::Value> {
+    list.iter()
+        .map(|r| match r {
+            Ok(i) => serde_json::to_value(i).unwrap_or_default(),
+            Err(e) => serde_json::json!({ "error": e.to_string() }),
+        })
+        .collect()
+}
+
 pub fn run(args: crate::cli::JsonArg) -> CmdResult {
     let list = list();
     if args.json {
-        let items: Vec<serde_json::Value> = list
-            .iter()
-            .map(|r| match r {
-                Ok(i) => serde_json::to_value(i).unwrap_or_default(),
-                Err(e) => serde_json::json!({ "error": e.to_string() }),
-            })
-            .collect();
-        println!("{}", serde_json::to_string_pretty(&items)?);
+        println!("{}", serde_json::to_string_pretty(&to_json(&list))?);
     } else {
         print!("{}", render_text(&list));
     }

@@ -1,0 +1,98 @@
+//! `seed mcp`: seed's tools for the agent itself, over MCP on stdio (the official `rmcp` SDK).
+//! The server only translates: every tool calls the same functions as the CLI.
+
+pub mod content;
+pub mod tools;
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    InitializeResult, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
+
+pub use tools::{McpContext, ToolError, ToolOutput};
+
+pub struct SeedServer {
+    ctx: McpContext,
+}
+
+impl SeedServer {
+    pub fn new(ctx: McpContext) -> SeedServer {
+        SeedServer { ctx }
+    }
+}
+
+fn tool_list() -> Vec<Tool> {
+    tools::specs()
+        .into_iter()
+        .map(|s| {
+            let schema = match s.schema {
+                serde_json::Value::Object(m) => m,
+                _ => serde_json::Map::new(),
+            };
+            Tool::new(s.name, s.description, Arc::new(schema))
+        })
+        .collect()
+}
+
+impl ServerHandler for SeedServer {
+    fn get_info(&self) -> ServerConfig {
+        let mut info = InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
+            .with_instructions("seed keeps you on your workflow sequence: call `what_do_i_do` to know the next step, `status` for progress, `recovery` when a call was denied.");
+        info.server_info = Implementation::new("seed", env!("CARGO_PKG_VERSION"));
+        info
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        Ok(ListToolsResult {
+            tools: tool_list(),
+            ..Default::default()
+        })
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let args = request.arguments.clone().unwrap_or_default();
+        match tools::call(&self.ctx, &request.name, &args) {
+            Ok(out) => {
+                let mut result = CallToolResult::success(vec![ContentBlock::text(out.text)]);
+                result.structured_content = Some(out.structured);
+                Ok(result.into())
+            }
+            Err(ToolError::UnknownTool(name)) => Err(McpError::invalid_params(
+                format!(
+                    "unknown tool `{name}`: expected one of status, recovery, sequences, validate, who_am_i, what_do_i_do, how_do_i, add_to_seed"
+                ),
+                None,
+            )),
+            Err(ToolError::InvalidParams(msg)) => Err(McpError::invalid_params(msg, None)),
+            // A failure the model should read (no session yet, no state directory…).
+            Err(ToolError::Failed(msg)) => {
+                Ok(CallToolResult::error(vec![ContentBlock::text(format!("seed: {msg}"))]).into())
+            }
+        }
+    }
+}
+
+/// Serve on stdin/stdout until the client closes the stream.
+pub fn serve(ctx: McpContext) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async move {
+        let service = SeedServer::new(ctx).serve(rmcp::transport::stdio()).await?;
+        service.waiting().await?;
+        Ok(())
+    })
+}
