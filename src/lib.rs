@@ -8,3 +8,4 @@
 pub mod dialects;
 pub mod engine;
 pub mod store;
+pub mod tui;
