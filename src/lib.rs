@@ -7,5 +7,6 @@
 
 pub mod dialects;
 pub mod engine;
+pub mod export;
 pub mod store;
 pub mod tui;
