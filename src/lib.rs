@@ -2,15 +2,17 @@
 //!
 //! Data flows one way: Claude Code's hook payloads ([`protocol`]) become normalized events that
 //! the pure [`engine`] steps through a sequence loaded by a [`dialects`] loader; the [`store`]
-//! appends every step to a per-session log that the dashboard tails; [`report`] renders the one
-//! status every face shows.
+//! appends every step to a per-session log that the dashboard ([`tui`]) tails; [`report`]
+//! renders the one status every face shows and [`export`] turns dashboard frames into images.
 #![forbid(unsafe_code)]
 
 pub mod cli;
 pub mod commands;
 pub mod dialects;
 pub mod engine;
+pub mod export;
 pub mod mcp;
 pub mod protocol;
 pub mod report;
 pub mod store;
+pub mod tui;

@@ -1,0 +1,3 @@
+//! The dashboard (`seed tui`): model, views and the pieces they share.
+
+pub mod theme;
