@@ -13,6 +13,7 @@ pub mod engine;
 pub mod export;
 pub mod mcp;
 pub mod protocol;
+pub mod replay;
 pub mod report;
 pub mod store;
 pub mod tui;

@@ -4,12 +4,28 @@
 use assert_cmd::Command;
 
 const COMMANDS: &[&str] = &[
-    "hook", "status", "recovery", "sequences", "validate", "tui", "replay", "screenshot", "demo", "install",
-    "uninstall", "doctor", "mcp",
+    "hook",
+    "status",
+    "recovery",
+    "sequences",
+    "validate",
+    "tui",
+    "replay",
+    "screenshot",
+    "demo",
+    "install",
+    "uninstall",
+    "doctor",
+    "mcp",
 ];
 
 fn help(args: &[&str]) -> String {
-    let out = Command::cargo_bin("seed").unwrap().args(args).env("COLUMNS", "100").output().unwrap();
+    let out = Command::cargo_bin("seed")
+        .unwrap()
+        .args(args)
+        .env("COLUMNS", "100")
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{args:?} exits 0");
     String::from_utf8(out.stdout).unwrap()
 }
@@ -28,8 +44,17 @@ fn every_command_has_help() {
 
 #[test]
 fn unknown_commands_and_flags_fail_with_one_clear_line() {
-    let out = Command::cargo_bin("seed").unwrap().arg("frobnicate").output().unwrap();
+    let out = Command::cargo_bin("seed")
+        .unwrap()
+        .arg("frobnicate")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.lines().next().is_some_and(|l| l.contains("unrecognized subcommand 'frobnicate'")), "{err}");
+    assert!(
+        err.lines()
+            .next()
+            .is_some_and(|l| l.contains("unrecognized subcommand 'frobnicate'")),
+        "{err}"
+    );
 }

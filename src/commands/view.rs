@@ -88,3 +88,20 @@ pub fn load_view(
         records,
     })
 }
+
+/// The log of a session in the state directory, by id.
+pub fn session_log(state: &Path, id: &str) -> Option<PathBuf> {
+    let safe: String = id
+        .chars()
+        .take(128)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let p = state.join("sessions").join(safe).join("log.jsonl");
+    p.is_file().then_some(p)
+}

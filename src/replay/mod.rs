@@ -1,0 +1,5 @@
+//! Replay without a terminal: resolve a source (a seed session, a session log or a Claude Code
+//! transcript) into records, and summarize what a sequence says about them (what-if included).
+
+pub mod source;
+pub mod summary;

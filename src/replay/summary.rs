@@ -1,0 +1,227 @@
+//! `seed replay SOURCE --summary`: what happened (events, tool calls), what the sequence says
+//! about it (verdicts, final node and progress), and — for what-if — every call whose verdict
+//! differs from the one the hook recorded.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::engine::{Decision, EventKind, Facts, Machine, Phase};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CallNote {
+    /// Index of the record in the source.
+    pub index: usize,
+    pub tool: String,
+    /// The decision the hook recorded (`None` for transcripts and unrecorded calls).
+    pub recorded: Option<String>,
+    pub replayed: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Final {
+    pub sequence: String,
+    pub node: String,
+    pub breadcrumb: String,
+    pub progress: f64,
+    pub highest: f64,
+    pub done: bool,
+    pub steps_remaining: Option<u32>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub source: String,
+    pub session: String,
+    pub events: usize,
+    pub events_by_kind: BTreeMap<String, usize>,
+    pub tool_calls: usize,
+    pub tools: BTreeMap<String, usize>,
+    /// Replayed verdict kinds and decisions (`advance`, `neutral`, `deny`, `off_path`, `allow`…).
+    pub verdicts: BTreeMap<String, usize>,
+    pub r#final: Option<Final>,
+    /// Calls whose replayed decision differs from the recorded one.
+    pub differing: Vec<CallNote>,
+    /// Calls the replayed sequence denies (or asks about).
+    pub denied: Vec<CallNote>,
+    pub skipped_lines: usize,
+}
+
+/// Replay `records` through `machine` (every record when `what_if`, else those that name the
+/// sequence or none, as the hook stepped them) and summarize.
+pub fn summarize(
+    source: &super::source::Loaded,
+    machine: Option<&Machine>,
+    what_if: bool,
+) -> Summary {
+    let records = &source.records;
+    let mut events_by_kind = BTreeMap::new();
+    let mut tools = BTreeMap::new();
+    for r in records {
+        let key = match &r.event {
+            Some(e) => e.kind.as_str().to_string(),
+            None => format!("hook:{}", r.hook),
+        };
+        *events_by_kind.entry(key).or_insert(0) += 1;
+        if r.phase == Some(Phase::Gate)
+            && let Some(e) = &r.event
+            && matches!(e.kind, EventKind::Tool | EventKind::Skill)
+        {
+            *tools.entry(e.claude_tool_name()).or_insert(0) += 1;
+        }
+    }
+    let mut s = Summary {
+        source: source.path.display().to_string(),
+        session: source.session.clone(),
+        events: records.len(),
+        events_by_kind,
+        tool_calls: source.tool_calls,
+        tools,
+        verdicts: BTreeMap::new(),
+        r#final: None,
+        differing: Vec::new(),
+        denied: Vec::new(),
+        skipped_lines: source.skipped,
+    };
+    let Some(m) = machine else { return s };
+    let name = m.chart.name.clone();
+    let first_facts = records
+        .iter()
+        .find_map(|r| r.step().map(|(_, _, f)| f.clone()))
+        .unwrap_or_else(Facts::new);
+    let mut snap = m.start(&first_facts);
+    for (i, r) in records.iter().enumerate() {
+        let Some((phase, ev, facts)) = r.step() else {
+            continue;
+        };
+        if !what_if && !r.sequences.is_empty() && !r.sequences.contains(&name) {
+            continue;
+        }
+        let report = m.step(&mut snap, phase, ev, facts);
+        let Some(v) = report.verdict else { continue };
+        if phase != Phase::Gate {
+            continue;
+        }
+        let kind = serde_json::to_value(v.kind)
+            .ok()
+            .and_then(|k| k.as_str().map(String::from))
+            .unwrap_or_default();
+        *s.verdicts.entry(kind).or_insert(0) += 1;
+        *s.verdicts
+            .entry(v.decision.as_str().to_string())
+            .or_insert(0) += 1;
+        let note = |recorded: Option<String>| CallNote {
+            index: i,
+            tool: ev.claude_tool_name(),
+            recorded,
+            replayed: v.decision.as_str().to_string(),
+            reason: if v.reason.is_empty() {
+                v.warning.clone().unwrap_or_default()
+            } else {
+                v.reason.clone()
+            },
+        };
+        let recorded = r.verdict.as_ref().map(|rv| rv.decision);
+        if let Some(rd) = recorded
+            && rd != v.decision
+        {
+            s.differing.push(note(Some(rd.as_str().to_string())));
+        }
+        if matches!(v.decision, Decision::Deny | Decision::Ask) {
+            s.denied
+                .push(note(recorded.map(|d| d.as_str().to_string())));
+        }
+    }
+    let st = m.status(&snap);
+    s.r#final = Some(Final {
+        sequence: st.sequence.clone(),
+        node: st.step.clone(),
+        breadcrumb: st.breadcrumb.clone(),
+        progress: st.progress.overall,
+        highest: st.progress.highest,
+        done: st.progress.done,
+        steps_remaining: st.progress.steps_remaining,
+    });
+    s
+}
+
+pub fn render_text(s: &Summary) -> String {
+    let mut out = format!(
+        "{}  (session {})\n",
+        s.source,
+        if s.session.is_empty() {
+            "?"
+        } else {
+            &s.session
+        }
+    );
+    let kinds: Vec<String> = s
+        .events_by_kind
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    out.push_str(&format!(
+        "events:     {} ({})\n",
+        s.events,
+        kinds.join(", ")
+    ));
+    let mut tools: Vec<(&String, &usize)> = s.tools.iter().collect();
+    tools.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let tl: Vec<String> = tools.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    out.push_str(&format!(
+        "tool calls: {} ({})\n",
+        s.tool_calls,
+        tl.join(", ")
+    ));
+    if s.skipped_lines > 0 {
+        out.push_str(&format!(
+            "skipped:    {} lines that were not events\n",
+            s.skipped_lines
+        ));
+    }
+    let Some(f) = &s.r#final else {
+        out.push_str("sequence:   none (pass --sequence NAME to replay through one)\n");
+        return out;
+    };
+    let vl: Vec<String> = s.verdicts.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    out.push_str(&format!(
+        "verdicts:   {}\n",
+        if vl.is_empty() {
+            "—".into()
+        } else {
+            vl.join(", ")
+        }
+    ));
+    out.push_str(&format!(
+        "final:      \"{}\" at {} — {:.0}% (highest {:.0}%){}\n",
+        f.sequence,
+        f.node,
+        f.progress,
+        f.highest,
+        if f.done { ", done" } else { "" }
+    ));
+    if !s.differing.is_empty() {
+        out.push_str(&format!("differing:  {} calls\n", s.differing.len()));
+        for d in &s.differing {
+            out.push_str(&format!(
+                "  #{:<6} {:<32} recorded {:<5} → {:<5} {}\n",
+                d.index,
+                d.tool,
+                d.recorded.as_deref().unwrap_or("—"),
+                d.replayed,
+                d.reason
+            ));
+        }
+    }
+    if !s.denied.is_empty() {
+        out.push_str(&format!("denied:     {} calls\n", s.denied.len()));
+        for d in s.denied.iter().take(50) {
+            out.push_str(&format!("  #{:<6} {:<32} {}\n", d.index, d.tool, d.reason));
+        }
+        if s.denied.len() > 50 {
+            out.push_str(&format!("  … {} more (see --json)\n", s.denied.len() - 50));
+        }
+    }
+    out
+}
