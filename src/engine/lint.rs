@@ -50,7 +50,7 @@ impl Machine {
         self.lint_tools(&mut out);
         self.lint_bands(&mut out);
         self.lint_guards(&mut out);
-        out.sort_by(|a, b| b.severity.cmp(&a.severity));
+        out.sort_by_key(|l| std::cmp::Reverse(l.severity));
         out
     }
 
@@ -105,8 +105,13 @@ impl Machine {
     }
 
     fn reachable_atomic(&self) -> BTreeSet<StateId> {
-        let start = self.start(&Default::default());
-        let mut seen: BTreeSet<StateId> = self.atomic_active(&start).into_iter().collect();
+        // From the default entry, before eventless moves: settling with no facts would take one
+        // branch of an initial choice on readers and call every other branch unreachable.
+        let mut seen: BTreeSet<StateId> = self
+            .entry_set(&[StateId::ROOT], None)
+            .into_iter()
+            .filter(|s| self.chart.state(*s).is_atomic_like())
+            .collect();
         let mut stack: Vec<StateId> = seen.iter().copied().collect();
         while let Some(u) = stack.pop() {
             for e in self.all_edges_from(u) {
@@ -261,7 +266,10 @@ impl Machine {
         }
         bands.sort_by(|a, b| a.lo.total_cmp(&b.lo));
         for b in &bands {
-            if !(b.lo < b.hi) || b.lo < 0.0 || b.hi > 100.0 {
+            if b.lo.partial_cmp(&b.hi) != Some(std::cmp::Ordering::Less)
+                || b.lo < 0.0
+                || b.hi > 100.0
+            {
                 out.push(Lint::error(
                     "band-range",
                     format!(
