@@ -6,6 +6,7 @@
 
 pub mod locate;
 pub mod master;
+pub mod workflow;
 
 use std::path::{Path, PathBuf};
 
@@ -44,6 +45,10 @@ pub static EMBEDDED: &[(&str, &str)] = &[
         "giint_workflow.json",
         include_str!("../../sequences/giint_workflow.json"),
     ),
+    (
+        "hiivmind_add_source.yaml",
+        include_str!("../../sequences/hiivmind_add_source.yaml"),
+    ),
 ];
 
 /// Extensions that name a loadable sequence (Mermaid parts are loaded through a manifest).
@@ -71,6 +76,7 @@ pub fn load_text(
         .unwrap_or("");
     match ext {
         "json" => master::load(file, text),
+        "yaml" | "yml" => workflow::load(file, text),
         other => Err(LoadError::at(
             file,
             1,

@@ -374,15 +374,27 @@ pub enum ReaderKind {
     Age {
         path: String,
     },
+    /// `true` when the file at `path` contains `text` (seed 003's `index_is_placeholder`).
+    Contains {
+        path: String,
+        text: String,
+    },
+    /// `true` when `program` is found on `PATH` (seed 003's `tool_available`, `which git`).
+    OnPath {
+        program: String,
+    },
 }
 
 impl ReaderKind {
+    /// The path the host expands and reads (for `OnPath`, the program name).
     pub fn path(&self) -> &str {
         match self {
             ReaderKind::Json { path, .. }
             | ReaderKind::FileExists { path }
             | ReaderKind::Count { path }
-            | ReaderKind::Age { path } => path,
+            | ReaderKind::Age { path }
+            | ReaderKind::Contains { path, .. } => path,
+            ReaderKind::OnPath { program } => program,
         }
     }
 }

@@ -105,8 +105,13 @@ impl Machine {
     }
 
     fn reachable_atomic(&self) -> BTreeSet<StateId> {
-        let start = self.start(&Default::default());
-        let mut seen: BTreeSet<StateId> = self.atomic_active(&start).into_iter().collect();
+        // From the default entry, before eventless moves: settling with no facts would take one
+        // branch of an initial choice on readers and call every other branch unreachable.
+        let mut seen: BTreeSet<StateId> = self
+            .entry_set(&[StateId::ROOT], None)
+            .into_iter()
+            .filter(|s| self.chart.state(*s).is_atomic_like())
+            .collect();
         let mut stack: Vec<StateId> = seen.iter().copied().collect();
         while let Some(u) = stack.pop() {
             for e in self.all_edges_from(u) {

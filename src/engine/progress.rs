@@ -147,6 +147,10 @@ impl Intervals {
                 for &target in &t.targets {
                     // Self-edges only mark loops; ranks ignore them.
                     if let Some(to) = child_of(chart, parent.id, target) {
+                        // A move between descendants of one child is no loop at this level.
+                        if from == to && t.source != from && target != from {
+                            continue;
+                        }
                         edges.push((pos[&from], pos[&to]));
                     }
                 }

@@ -1,0 +1,320 @@
+//! Consequences. Those that change workflow state become data actions; those that act on the
+//! outside world are not run by seed: they become the *activity* of their node, the tool call
+//! the agent must make, observed through its hook events.
+//!
+//! | consequence | activity (the agent's tool call) |
+//! |---|---|
+//! | `read_config` | `Read(file_path=*/data/config.yaml)` |
+//! | `write_config_entry`, `add_source`, `update_source` | `Write\|Edit(file_path=*/data/config.yaml)` |
+//! | `write_file`, `cache_web_content` | `Write\|Edit(file_path=*<path>)` (any file without `path`) |
+//! | `create_directory` | `Bash(*mkdir *)` |
+//! | `clone_repo` | `Bash(*git *clone*)` (also `cd x && git -c k=v clone …`) |
+//! | `get_sha` | `Bash(*git *rev-parse*)` (also `git -C dir rev-parse HEAD`) |
+//! | `git_pull`, `git_fetch` | `Bash(*git *pull*)`, `Bash(*git *fetch*)` |
+//! | `web_fetch` | `WebFetch(url=<url>)` (`${var}` parts match anything) |
+//! | `invoke_pattern` | `Read(file_path=*<path>)` of the pattern document |
+//! | `spawn_agent` | `Task\|Agent` |
+//! | `invoke_skill` | `Skill(skill=<skill>)` |
+//! | `run_command` | `Bash(<command>)` |
+//!
+//! `store_as` keeps the call's tool input in that variable (seed sees inputs, not results);
+//! `web_fetch` adds `status: 200` when the call ran and `status: 0` when it failed, which is what
+//! `fetch_succeeded` reads.
+
+use serde_json::{Value, json};
+
+use super::precond::{CONFIG_PATH, Env, expression};
+use super::schema::{Consequence, Sp, span_of};
+use crate::dialects::LoadError;
+use crate::engine::ir::{Action, Guard, InputMatcher, Span};
+use crate::engine::pattern::{Alt, Pattern};
+
+pub const STATE_TYPES: &[&str] = &[
+    "set_flag",
+    "set_state",
+    "append_state",
+    "merge_state",
+    "create_checkpoint",
+    "rollback_checkpoint",
+    "evaluate",
+    "note",
+];
+
+pub const ACTIVITY_TYPES: &[&str] = &[
+    "read_config",
+    "write_config_entry",
+    "add_source",
+    "update_source",
+    "write_file",
+    "cache_web_content",
+    "create_directory",
+    "clone_repo",
+    "get_sha",
+    "git_pull",
+    "git_fetch",
+    "web_fetch",
+    "invoke_pattern",
+    "spawn_agent",
+    "invoke_skill",
+    "run_command",
+];
+
+/// A tool call the agent must make for its node to finish.
+#[derive(Debug, Clone)]
+pub struct Activity {
+    pub pattern: Pattern,
+    /// Actions when the call ran (PostToolUse) and when it failed (PostToolUseFailure).
+    pub on_ok: Vec<Action>,
+    pub on_fail: Vec<Action>,
+    pub allow_failure: bool,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum Compiled {
+    Actions(Vec<Action>),
+    /// `evaluate`: set `flag` to whether `guard` holds (compiled to a choice, see `compile.rs`).
+    Evaluate {
+        guard: Guard,
+        flag: String,
+        label: String,
+    },
+    Activity(Activity),
+}
+
+fn alt(tool: &str, input: &[(&str, String)]) -> Alt {
+    Alt {
+        kind: None,
+        glob: tool.to_string(),
+        input: input
+            .iter()
+            .map(|(p, g)| (p.to_string(), InputMatcher::Glob(g.clone())))
+            .collect(),
+    }
+}
+
+/// `${anything}` becomes `*`: the agent's call carries the value, which seed cannot know.
+pub fn glob_of(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("${") {
+        out.push_str(&rest[..i]);
+        out.push('*');
+        rest = match rest[i..].find('}') {
+            Some(j) => &rest[i + j + 1..],
+            None => "",
+        };
+    }
+    out.push_str(rest);
+    while out.contains("**") {
+        out = out.replace("**", "*");
+    }
+    out
+}
+
+/// A glob for a file path the agent passes as an absolute `file_path`.
+pub fn path_glob(path: &str) -> String {
+    let g = glob_of(path);
+    if g.starts_with('/') || g.starts_with('*') {
+        g
+    } else {
+        glob_of(&format!("*/{}", g.trim_start_matches("./")))
+    }
+}
+
+fn write_to(path: Option<&str>) -> Pattern {
+    let input: Vec<(&str, String)> = path
+        .map(|p| ("/file_path", path_glob(p)))
+        .into_iter()
+        .collect();
+    Pattern {
+        alts: vec![alt("Write", &input), alt("Edit", &input)],
+    }
+}
+
+fn bash(cmd: &str) -> Pattern {
+    Pattern {
+        alts: vec![alt("Bash", &[("/command", cmd.to_string())])],
+    }
+}
+
+pub fn compile(c: &Sp<Consequence>, env: &Env) -> Result<Compiled, LoadError> {
+    let con = &c.value;
+    let at = span_of(c);
+    let Some(kind) = &con.kind else {
+        return Err(env.err(at, "consequence without `type`"));
+    };
+    let kat = span_of(kind);
+    let need = |v: &Option<String>, key: &str| -> Result<String, LoadError> {
+        match v {
+            Some(s) if !s.trim().is_empty() => Ok(s.clone()),
+            _ => Err(env.err(kat, format!("`{}` needs `{key}`", kind.value))),
+        }
+    };
+    let value = |key: &str| -> Result<Value, LoadError> {
+        con.value
+            .clone()
+            .ok_or_else(|| env.err(kat, format!("`{}` needs `{key}`", kind.value)))
+    };
+    let state = |a: Action| Ok(Compiled::Actions(vec![a]));
+    match kind.value.as_str() {
+        "set_flag" => {
+            let name = need(&con.flag, "flag")?;
+            let value = match &con.value {
+                None => true,
+                Some(Value::Bool(b)) => *b,
+                Some(_) => {
+                    return Err(env.err(kat, "`set_flag` takes `value: true` or `value: false`"));
+                }
+            };
+            return state(Action::SetFlag { name, value });
+        }
+        "set_state" => {
+            let field = need(&con.field, "field")?;
+            let v = value("value")?;
+            return match (field.strip_prefix("flags."), &v) {
+                (Some(f), Value::Bool(b)) => state(Action::SetFlag {
+                    name: f.into(),
+                    value: *b,
+                }),
+                (Some(_), _) => Err(env.err(kat, "a `flags.` field takes true or false")),
+                _ => state(Action::SetVar {
+                    name: field,
+                    value: v,
+                }),
+            };
+        }
+        "append_state" => {
+            return state(Action::AppendVar {
+                name: need(&con.field, "field")?,
+                value: value("value")?,
+            });
+        }
+        "merge_state" => {
+            let v = value("value")?;
+            if !v.is_object() {
+                return Err(env.err(kat, "`merge_state` needs a mapping `value` to merge"));
+            }
+            return state(Action::MergeVar {
+                name: need(&con.field, "field")?,
+                value: v,
+            });
+        }
+        "create_checkpoint" => {
+            return state(Action::Checkpoint {
+                name: need(&con.name, "name")?,
+            });
+        }
+        "rollback_checkpoint" => {
+            return state(Action::Rollback {
+                name: need(&con.name, "name")?,
+            });
+        }
+        "note" => {
+            return state(Action::Note {
+                text: need(&con.message, "message")?,
+            });
+        }
+        "evaluate" => {
+            let Some(e) = &con.expression else {
+                return Err(env.err(kat, "`evaluate` needs `expression`"));
+            };
+            let flag = need(&con.set_flag, "set_flag")?;
+            let guard = expression(e, env)?;
+            return Ok(Compiled::Evaluate {
+                guard,
+                flag,
+                label: e.value.clone(),
+            });
+        }
+        _ => {}
+    }
+    let pattern = match kind.value.as_str() {
+        "read_config" => Pattern {
+            alts: vec![alt("Read", &[("/file_path", path_glob(CONFIG_PATH))])],
+        },
+        "write_config_entry" | "add_source" | "update_source" => write_to(Some(CONFIG_PATH)),
+        "write_file" | "cache_web_content" => write_to(con.path.as_deref().or(con.dest.as_deref())),
+        "create_directory" => bash("*mkdir *"),
+        "clone_repo" => bash("*git *clone*"),
+        "get_sha" => bash("*git *rev-parse*"),
+        "git_pull" => bash("*git *pull*"),
+        "git_fetch" => bash("*git *fetch*"),
+        "run_command" => bash(&glob_of(&need(&con.command, "command")?)),
+        "web_fetch" => {
+            let input: Vec<(&str, String)> = con
+                .url
+                .as_deref()
+                .map(|u| ("/url", glob_of(u)))
+                .into_iter()
+                .collect();
+            Pattern {
+                alts: vec![alt("WebFetch", &input)],
+            }
+        }
+        "invoke_pattern" => Pattern {
+            alts: vec![alt(
+                "Read",
+                &[("/file_path", path_glob(&need(&con.path, "path")?))],
+            )],
+        },
+        "spawn_agent" => Pattern {
+            alts: vec![alt("Task", &[]), alt("Agent", &[])],
+        },
+        "invoke_skill" => {
+            let skill = need(&con.skill, "skill")?;
+            Pattern::parse(&format!("skill:{}", glob_of(&skill)))
+                .map_err(|e| env.err(kat, e.to_string()))?
+        }
+        other => {
+            return Err(env.err(kat, format!(
+                "unknown consequence type `{other}`: expected one of {} (state) or {} (tool calls)",
+                STATE_TYPES.join(", "),
+                ACTIVITY_TYPES.join(", ")
+            )));
+        }
+    };
+    let mut on_ok = Vec::new();
+    let mut on_fail = Vec::new();
+    if let Some(var) = &con.store_as {
+        on_ok.push(Action::SetVarFromInput {
+            name: var.clone(),
+            pointer: String::new(),
+        });
+        if kind.value == "web_fetch" {
+            on_ok.push(Action::MergeVar {
+                name: var.clone(),
+                value: json!({ "status": 200 }),
+            });
+            on_fail.push(Action::SetVarFromInput {
+                name: var.clone(),
+                pointer: String::new(),
+            });
+            on_fail.push(Action::MergeVar {
+                name: var.clone(),
+                value: json!({ "status": 0 }),
+            });
+        }
+    }
+    Ok(Compiled::Activity(Activity {
+        pattern,
+        on_ok,
+        on_fail,
+        allow_failure: con.allow_failure.unwrap_or(false),
+        span: kat,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interpolations_match_anything_in_the_agents_call() {
+        assert_eq!(glob_of("${source_url}/llms.txt"), "*/llms.txt");
+        assert_eq!(glob_of("${a}${b}/x/${c"), "*/x/*");
+        assert_eq!(path_glob("data/web/${id}/p.md"), "*/data/web/*/p.md");
+        assert_eq!(path_glob("${CLAUDE_PLUGIN_ROOT}/lib/a.md"), "*/lib/a.md");
+        assert_eq!(path_glob("/abs/a.md"), "/abs/a.md");
+    }
+}

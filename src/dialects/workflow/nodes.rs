@@ -1,0 +1,408 @@
+//! Each node type's transitions (statecharts reference §5.2(b)):
+//! - `action`: waits for its activities, in order (several become sub-steps); the last one's
+//!   PostToolUse goes to `on_success`, a PostToolUseFailure of any of them to `on_failure`
+//!   (`allow_failure: true`: on to the next step or `on_success`). A node with no activity moves
+//!   on at once.
+//! - `user_prompt`: waits for `AskUserQuestion`; each `on_response` handler is a transition
+//!   guarded on the answer (see [`super::prompt::answer_guard`]).
+//! - `conditional`, `validation_gate`: choices with ordered guarded eventless branches.
+//! - `reference`: waits for a `Read` of its document, then `next_node`.
+//!
+//! `evaluate` consequences run as a chain of choice states after the transition's other actions,
+//! each setting its flag to whether its expression holds.
+
+use super::compile::{Cx, scope};
+use super::consequence::{self, Activity, Compiled, path_glob};
+use super::precond;
+use super::schema::{Consequence, Node, Sp, span_of};
+use super::{lints, prompt};
+use crate::dialects::LoadError;
+use crate::engine::build::ChartBuilder;
+use crate::engine::ir::{Action, Guard, InputMatcher, Span, StateId, Transition, Trigger};
+use crate::engine::pattern::{Alt, Pattern};
+
+/// State actions and activities of one consequence list, split at each `evaluate`.
+pub(super) struct Flow {
+    pub head: Vec<Action>,
+    /// `(guard, flag, actions after it)`, in order.
+    pub evals: Vec<(Guard, String, Vec<Action>)>,
+    pub activities: Vec<Activity>,
+}
+
+pub(super) fn flow(
+    cx: &Cx,
+    list: Option<&Vec<Sp<Consequence>>>,
+    activities_allowed: bool,
+) -> Result<Flow, LoadError> {
+    let mut f = Flow {
+        head: Vec::new(),
+        evals: Vec::new(),
+        activities: Vec::new(),
+    };
+    let env = cx.env();
+    for c in list.into_iter().flatten() {
+        let tail = match f.evals.last_mut() {
+            Some((_, _, after)) => after,
+            None => &mut f.head,
+        };
+        match consequence::compile(c, &env)? {
+            Compiled::Actions(a) => tail.extend(a),
+            Compiled::Evaluate { guard, flag, .. } => f.evals.push((guard, flag, Vec::new())),
+            Compiled::Activity(a) => {
+                if !activities_allowed {
+                    let kind = c
+                        .value
+                        .kind
+                        .as_ref()
+                        .map(|k| k.value.as_str())
+                        .unwrap_or("");
+                    return Err(cx.err(a.span, format!(
+                        "`{kind}` is a tool call the agent makes; only an action node can wait for it: route this response to an action node"
+                    )));
+                }
+                f.activities.push(a);
+            }
+        }
+    }
+    Ok(f)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn add(
+    b: &mut ChartBuilder,
+    source: StateId,
+    target: Option<StateId>,
+    trigger: Trigger,
+    guard: Option<Guard>,
+    actions: Vec<Action>,
+    label: &str,
+    span: Span,
+) {
+    b.add_transition(Transition {
+        source,
+        targets: target.into_iter().collect(),
+        trigger,
+        guard,
+        actions,
+        label: Some(label.to_string()),
+        span: Some(span),
+    });
+}
+
+/// Wire the `evaluate` chain of `scope` to `target`; returns where its transitions should go.
+pub(super) fn wire(
+    cx: &Cx,
+    b: &mut ChartBuilder,
+    scope: &str,
+    flow: &Flow,
+    target: StateId,
+    span: Span,
+) -> Result<StateId, LoadError> {
+    let chain = cx.chains.get(scope).cloned().unwrap_or_default();
+    if chain.len() != flow.evals.len() {
+        return Err(cx.err(
+            span,
+            format!(
+                "internal: `{scope}` has {} evaluate states for {} evaluations",
+                chain.len(),
+                flow.evals.len()
+            ),
+        ));
+    }
+    for (i, (guard, flag, after)) in flow.evals.iter().enumerate() {
+        let next = chain.get(i + 1).copied().unwrap_or(target);
+        for (value, g) in [(true, Some(guard.clone())), (false, None)] {
+            let mut actions = vec![Action::SetFlag {
+                name: flag.clone(),
+                value,
+            }];
+            actions.extend(after.iter().cloned());
+            add(
+                b,
+                chain[i],
+                Some(next),
+                Trigger::Always,
+                g,
+                actions,
+                &format!("{flag} = {value}"),
+                span,
+            );
+        }
+    }
+    Ok(chain.first().copied().unwrap_or(target))
+}
+
+fn need<'n>(
+    cx: &Cx,
+    kind: &str,
+    name: &Sp<String>,
+    v: &'n Option<Sp<String>>,
+    what: &str,
+) -> Result<&'n Sp<String>, LoadError> {
+    v.as_ref().ok_or_else(|| {
+        cx.err(
+            span_of(name),
+            format!("{kind} node `{}` needs `{what}`", name.value),
+        )
+    })
+}
+
+pub fn compile(
+    cx: &mut Cx,
+    b: &mut ChartBuilder,
+    name: &Sp<String>,
+    node: &Sp<Node>,
+) -> Result<(), LoadError> {
+    let n = &node.value;
+    let kind = n.kind.as_ref().map(|k| k.value.as_str()).unwrap_or("");
+    lints::stray_keys(cx, kind, name, n);
+    let Some(&id) = cx.ids.get(&name.value) else {
+        return Err(cx.err(
+            span_of(name),
+            format!("internal: node `{}` was not declared", name.value),
+        ));
+    };
+    match kind {
+        "action" => action(cx, b, name, n, id),
+        "conditional" => {
+            let cond = n.condition.as_ref().ok_or_else(|| {
+                cx.err(
+                    span_of(name),
+                    format!("conditional node `{}` needs `condition`", name.value),
+                )
+            })?;
+            let branches = n.branches.as_ref().ok_or_else(|| {
+                cx.err(
+                    span_of(name),
+                    format!(
+                        "conditional node `{}` needs `branches: {{ true: …, false: … }}`",
+                        name.value
+                    ),
+                )
+            })?;
+            let t = branches
+                .value
+                .when_true
+                .as_ref()
+                .ok_or_else(|| cx.err(span_of(branches), "`branches` needs `true`"))?;
+            let f = branches
+                .value
+                .when_false
+                .as_ref()
+                .ok_or_else(|| cx.err(span_of(branches), "`branches` needs `false`"))?;
+            let guard = precond::to_guard(cond, b, &cx.env())?;
+            let (tid, fid) = (cx.target(t)?, cx.target(f)?);
+            add(
+                b,
+                id,
+                Some(tid),
+                Trigger::Always,
+                Some(guard),
+                Vec::new(),
+                "true",
+                span_of(t),
+            );
+            add(
+                b,
+                id,
+                Some(fid),
+                Trigger::Always,
+                None,
+                Vec::new(),
+                "false",
+                span_of(f),
+            );
+            Ok(())
+        }
+        "validation_gate" => {
+            let checks = match &n.validations {
+                Some(v) if !v.is_empty() => v,
+                _ => {
+                    return Err(cx.err(
+                        span_of(name),
+                        format!(
+                            "validation_gate node `{}` needs a non-empty `validations` list",
+                            name.value
+                        ),
+                    ));
+                }
+            };
+            let (ok, bad) = (
+                need(cx, kind, name, &n.on_valid, "on_valid")?,
+                need(cx, kind, name, &n.on_invalid, "on_invalid")?,
+            );
+            let env = cx.env();
+            let of = checks
+                .iter()
+                .map(|p| precond::to_guard(p, b, &env))
+                .collect::<Result<Vec<_>, _>>()?;
+            let (okid, badid) = (cx.target(ok)?, cx.target(bad)?);
+            add(
+                b,
+                id,
+                Some(okid),
+                Trigger::Always,
+                Some(Guard::All { of }),
+                Vec::new(),
+                "valid",
+                span_of(ok),
+            );
+            add(
+                b,
+                id,
+                Some(badid),
+                Trigger::Always,
+                None,
+                Vec::new(),
+                "invalid",
+                span_of(bad),
+            );
+            Ok(())
+        }
+        "reference" => {
+            let doc = need(cx, kind, name, &n.doc, "doc")?;
+            let next = cx.target(need(cx, kind, name, &n.next_node, "next_node")?)?;
+            let pattern = Pattern {
+                alts: vec![Alt {
+                    kind: None,
+                    glob: "Read".into(),
+                    input: vec![(
+                        "/file_path".into(),
+                        InputMatcher::Glob(path_glob(&doc.value)),
+                    )],
+                }],
+            };
+            let st = b.state_mut(id);
+            st.activity = Some(pattern.clone());
+            st.notes.push(match &n.section {
+                Some(s) => format!("read {} (section {s})", doc.value),
+                None => format!("read {}", doc.value),
+            });
+            add(
+                b,
+                id,
+                Some(next),
+                Trigger::Event(pattern),
+                None,
+                Vec::new(),
+                "read",
+                span_of(doc),
+            );
+            Ok(())
+        }
+        "user_prompt" => prompt::compile(cx, b, name, n, id),
+        _ => Ok(()),
+    }
+}
+
+fn action(
+    cx: &mut Cx,
+    b: &mut ChartBuilder,
+    name: &Sp<String>,
+    n: &Node,
+    id: StateId,
+) -> Result<(), LoadError> {
+    let f = flow(cx, n.actions.as_ref(), true)?;
+    let succ = n.on_success.as_ref().ok_or_else(|| {
+        cx.err(
+            span_of(name),
+            format!(
+                "action node `{}` needs `on_success`: the node or ending that follows it",
+                name.value
+            ),
+        )
+    })?;
+    let succ_id = cx.target(succ)?;
+    let fail_id = n.on_failure.as_ref().map(|t| cx.target(t)).transpose()?;
+    let entry = wire(cx, b, &scope(&name.value, ""), &f, succ_id, span_of(succ))?;
+    let Some(last) = f.activities.len().checked_sub(1) else {
+        if let Some(t) = &n.on_failure {
+            cx.warn("workflow-unused-key", format!(
+                "`on_failure` of `{}` is never taken: the node makes no tool call, so nothing can fail", name.value
+            ), span_of(t));
+        }
+        add(
+            b,
+            id,
+            Some(entry),
+            Trigger::Always,
+            None,
+            f.head.clone(),
+            "on_success",
+            span_of(succ),
+        );
+        return Ok(());
+    };
+    let steps = cx
+        .steps
+        .get(&name.value)
+        .cloned()
+        .unwrap_or_else(|| vec![id]);
+    if steps.len() != f.activities.len() {
+        return Err(cx.err(
+            span_of(name),
+            format!(
+                "internal: `{}` has {} steps for {} tool calls",
+                name.value,
+                steps.len(),
+                f.activities.len()
+            ),
+        ));
+    }
+    b.state_mut(id).notes.push(format!(
+        "waits for {}",
+        f.activities
+            .iter()
+            .map(|a| a.pattern.to_string())
+            .collect::<Vec<_>>()
+            .join(", then ")
+    ));
+    for (i, a) in f.activities.iter().enumerate() {
+        let src = steps[i];
+        b.state_mut(src).activity = Some(a.pattern.clone());
+        let (next, mut ok, mut failed) = if i == last {
+            (entry, a.on_ok.clone(), a.on_fail.clone())
+        } else {
+            (steps[i + 1], a.on_ok.clone(), a.on_fail.clone())
+        };
+        if i == last {
+            ok.extend(f.head.iter().cloned());
+            failed.extend(f.head.iter().cloned());
+        }
+        let label = if i == last { "on_success" } else { "next step" };
+        add(
+            b,
+            src,
+            Some(next),
+            Trigger::Event(a.pattern.clone()),
+            None,
+            ok,
+            label,
+            a.span,
+        );
+        if a.allow_failure {
+            add(
+                b,
+                src,
+                Some(next),
+                Trigger::Error(a.pattern.clone()),
+                None,
+                failed,
+                "failure allowed",
+                a.span,
+            );
+        } else if let (Some(fail), Some(t)) = (fail_id, &n.on_failure) {
+            add(
+                b,
+                src,
+                Some(fail),
+                Trigger::Error(a.pattern.clone()),
+                None,
+                a.on_fail.clone(),
+                "on_failure",
+                span_of(t),
+            );
+        }
+    }
+    Ok(())
+}

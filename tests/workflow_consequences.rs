@@ -1,0 +1,292 @@
+//! Every consequence type of seed 003: state changes become data actions, outside-world effects
+//! become the tool call the agent must make (the node's activity).
+
+mod workflow_common;
+
+use std::collections::BTreeMap;
+
+use seed::engine::Event;
+use seed::engine::ir::{Action, Trigger};
+use seed::engine::pattern::Pattern;
+use serde_json::{Value, json};
+use workflow_common::*;
+
+/// The data actions of a state-only consequence.
+fn actions(cons: &str) -> Vec<Action> {
+    let nodes = format!(
+        "  a:\n    type: action\n    actions:\n{}\n    on_success: done",
+        indent(&format!("- {}", cons.replace('\n', "\n  ")), 6)
+    );
+    let loaded = load(&wf("a", &nodes));
+    let a = loaded.chart.find("a").unwrap();
+    let (_, t) = loaded.chart.transitions_from(a).next().unwrap();
+    assert_eq!(
+        t.trigger,
+        Trigger::Always,
+        "no tool call: the node passes at once"
+    );
+    t.actions.clone()
+}
+
+#[test]
+fn state_consequences_are_data_actions() {
+    let set = |name: &str, value: Value| Action::SetVar {
+        name: name.into(),
+        value,
+    };
+    let cases: Vec<(&str, Action)> = vec![
+        (
+            "type: set_flag\nflag: f\nvalue: true",
+            Action::SetFlag {
+                name: "f".into(),
+                value: true,
+            },
+        ),
+        (
+            "type: set_flag\nflag: f\nvalue: false",
+            Action::SetFlag {
+                name: "f".into(),
+                value: false,
+            },
+        ),
+        (
+            "type: set_flag\nflag: f",
+            Action::SetFlag {
+                name: "f".into(),
+                value: true,
+            },
+        ),
+        (
+            "type: set_state\nfield: source_type\nvalue: git",
+            set("source_type", json!("git")),
+        ),
+        (
+            "type: set_state\nfield: url\nvalue: null",
+            set("url", json!(null)),
+        ),
+        (
+            "type: set_state\nfield: url\nvalue: \"${source_url}/llms.txt\"",
+            set("url", json!("${source_url}/llms.txt")),
+        ),
+        (
+            "type: set_state\nfield: flags.f\nvalue: true",
+            Action::SetFlag {
+                name: "f".into(),
+                value: true,
+            },
+        ),
+        (
+            "type: append_state\nfield: history\nvalue: {node: a}",
+            Action::AppendVar {
+                name: "history".into(),
+                value: json!({"node": "a"}),
+            },
+        ),
+        (
+            "type: merge_state\nfield: source\nvalue: {type: git, depth: 1}",
+            Action::MergeVar {
+                name: "source".into(),
+                value: json!({"type": "git", "depth": 1}),
+            },
+        ),
+        (
+            "type: create_checkpoint\nname: before",
+            Action::Checkpoint {
+                name: "before".into(),
+            },
+        ),
+        (
+            "type: rollback_checkpoint\nname: before",
+            Action::Rollback {
+                name: "before".into(),
+            },
+        ),
+        (
+            "type: note\nmessage: hello",
+            Action::Note {
+                text: "hello".into(),
+            },
+        ),
+    ];
+    for (cons, action) in cases {
+        assert_eq!(actions(cons), vec![action], "{cons}");
+    }
+}
+
+#[test]
+fn checkpoints_roll_state_back() {
+    let steps = "- type: set_state\n  field: x\n  value: 1\n- type: set_flag\n  flag: f\n- type: create_checkpoint\n  name: cp\n- type: set_state\n  field: x\n  value: 2\n- type: set_flag\n  flag: f\n  value: false\n- type: rollback_checkpoint\n  name: cp";
+    let r = Run::new(&wf(
+        "a",
+        &format!(
+            "  a:\n    type: action\n    actions:\n{}\n    on_success: done",
+            indent(steps, 6)
+        ),
+    ));
+    assert_eq!((r.var("x"), r.flag("f")), (json!(1), Some(true)));
+}
+
+#[test]
+fn evaluate_sets_a_flag_through_a_choice_after_the_actions_before_it() {
+    let steps = "- type: set_state\n  field: n\n  value: 0\n- type: evaluate\n  expression: \"n == 0\"\n  set_flag: empty\n- type: set_state\n  field: n\n  value: 5\n- type: evaluate\n  expression: \"n > 3\"\n  set_flag: big";
+    let yaml = wf(
+        "a",
+        &format!(
+            "  a:\n    type: action\n    actions:\n{}\n    on_success: done",
+            indent(steps, 6)
+        ),
+    );
+    let loaded = load(&yaml);
+    assert!(
+        loaded.chart.find("a/evaluate1").is_some() && loaded.chart.find("a/evaluate2").is_some()
+    );
+    let r = Run::new(&yaml);
+    assert_eq!(r.at(), ["done"]);
+    assert_eq!((r.flag("empty"), r.flag("big")), (Some(true), Some(true)));
+    assert_eq!(r.var("n"), json!(5));
+}
+
+/// The activity (tool call pattern) of an outside-world consequence.
+fn activity(cons: &str) -> Pattern {
+    let nodes = format!(
+        "  a:\n    type: action\n    actions:\n{}\n    on_success: done",
+        indent(&format!("- {}", cons.replace('\n', "\n  ")), 6)
+    );
+    let loaded = load(&wf("a", &nodes));
+    loaded
+        .chart
+        .state(loaded.chart.find("a").unwrap())
+        .activity
+        .clone()
+        .unwrap()
+}
+
+#[test]
+fn outside_world_consequences_become_the_tool_call_the_agent_makes() {
+    let config = json!({"file_path": "/home/u/corpus/data/config.yaml"});
+    let cases: Vec<(&str, &str, (&str, Value))> = vec![
+        (
+            "type: read_config\nstore_as: config",
+            "Read(/file_path=*/data/config.yaml)",
+            ("Read", config.clone()),
+        ),
+        (
+            "type: write_config_entry\npath: sources\nvalue: x",
+            "Write(/file_path=*/data/config.yaml)|Edit(/file_path=*/data/config.yaml)",
+            ("Edit", config.clone()),
+        ),
+        (
+            "type: add_source\nspec: {id: a}",
+            "Write(/file_path=*/data/config.yaml)|Edit(/file_path=*/data/config.yaml)",
+            ("Write", config.clone()),
+        ),
+        (
+            "type: update_source\nid: a",
+            "Write(/file_path=*/data/config.yaml)|Edit(/file_path=*/data/config.yaml)",
+            ("Edit", config),
+        ),
+        (
+            "type: write_file\npath: \"data/web/${source_id}/page.md\"",
+            "Write(/file_path=*/data/web/*/page.md)|Edit(/file_path=*/data/web/*/page.md)",
+            ("Write", json!({"file_path": "/c/data/web/blog/page.md"})),
+        ),
+        (
+            "type: write_file",
+            "Write|Edit",
+            ("Write", json!({"file_path": "/anything"})),
+        ),
+        (
+            "type: cache_web_content\npath: data/web/a.md",
+            "Write(/file_path=*/data/web/a.md)|Edit(/file_path=*/data/web/a.md)",
+            ("Write", json!({"file_path": "/c/data/web/a.md"})),
+        ),
+        (
+            "type: create_directory\npath: .source",
+            "Bash(/command=*mkdir *)",
+            ("Bash", json!({"command": "mkdir -p .source"})),
+        ),
+        (
+            "type: clone_repo\nurl: u\ndest: d\nbranch: main\ndepth: 1",
+            "Bash(/command=*git *clone*)",
+            ("Bash", json!({"command": "git clone --depth 1 u d"})),
+        ),
+        (
+            "type: get_sha\nrepo_path: d\nstore_as: sha",
+            "Bash(/command=*git *rev-parse*)",
+            ("Bash", json!({"command": "git rev-parse HEAD"})),
+        ),
+        (
+            "type: git_pull",
+            "Bash(/command=*git *pull*)",
+            ("Bash", json!({"command": "git pull --ff-only"})),
+        ),
+        (
+            "type: git_fetch",
+            "Bash(/command=*git *fetch*)",
+            ("Bash", json!({"command": "git fetch origin"})),
+        ),
+        (
+            "type: web_fetch\nurl: \"${source_url}/llms.txt\"",
+            "WebFetch(/url=*/llms.txt)",
+            (
+                "WebFetch",
+                json!({"url": "https://d.dev/llms.txt", "prompt": "p"}),
+            ),
+        ),
+        (
+            "type: web_fetch",
+            "WebFetch",
+            ("WebFetch", json!({"url": "https://x"})),
+        ),
+        (
+            "type: invoke_pattern\npath: lib/corpus/patterns/scan.md\nsection: s\ncontext: {a: 1}",
+            "Read(/file_path=*/lib/corpus/patterns/scan.md)",
+            (
+                "Read",
+                json!({"file_path": "/p/lib/corpus/patterns/scan.md"}),
+            ),
+        ),
+        (
+            "type: spawn_agent\nsubagent_type: scanner\nprompt: go",
+            "Task|Agent",
+            ("Task", json!({"prompt": "go"})),
+        ),
+        (
+            "type: invoke_skill\nskill: hiivmind-corpus-build",
+            "skill:hiivmind-corpus-build",
+            ("Skill", json!({"skill": "hiivmind-corpus-build"})),
+        ),
+        (
+            "type: run_command\ncommand: \"npm test*\"",
+            "Bash(/command=npm test*)",
+            ("Bash", json!({"command": "npm test -- --quiet"})),
+        ),
+    ];
+    let aliases = BTreeMap::new();
+    for (cons, shown, (tool, input)) in cases {
+        let p = activity(cons);
+        assert_eq!(p.to_string(), shown, "{cons}");
+        assert!(
+            p.matches(&Event::tool(tool, input), &aliases),
+            "{cons} matches its call"
+        );
+        assert!(
+            !p.matches(
+                &Event::tool("Bash", json!({"command": "rm -rf /"})),
+                &aliases
+            ),
+            "{cons} does not match an unrelated call"
+        );
+    }
+}
+
+#[test]
+fn store_as_keeps_the_tool_input() {
+    let yaml = wf(
+        "a",
+        "  a:\n    type: action\n    actions:\n      - type: read_config\n        store_as: config\n    on_success: done",
+    );
+    let mut r = Run::new(&yaml);
+    r.call("Read", json!({"file_path": "/c/data/config.yaml"}));
+    assert_eq!(r.var("config"), json!({"file_path": "/c/data/config.yaml"}));
+}

@@ -1,0 +1,203 @@
+//! The shipped `hiivmind_add_source` workflow off the happy path: failure endings with their
+//! recovery, and off-path calls denied (enforce) or advised (advise) with the way back.
+
+mod workflow_common;
+
+use seed::engine::ir::{Enforcement, StateKind};
+use seed::engine::{Decision, VerdictKind};
+use serde_json::json;
+use workflow_common::walk::*;
+use workflow_common::{Run, answer};
+
+#[test]
+fn a_failed_clone_ends_in_error_with_its_recovery() {
+    let mut r = start();
+    walk(
+        &mut r,
+        &[
+            read_config(9),
+            ask("Git repository", "collect_git_url", 55, ASK),
+            ask(
+                "https://github.com/acme/private",
+                "clone_source.create_directory",
+                64,
+                Some("Bash(command=\"*mkdir *\")"),
+            ),
+            call(
+                "Bash",
+                json!({"command": "mkdir -p .source"}),
+                "clone_source.clone_repo",
+                67,
+                Some("Bash(command=\"*git *clone*\")"),
+            ),
+            Step {
+                ok: false,
+                ..call(
+                    "Bash",
+                    json!({"command": "git clone https://github.com/acme/private .source/p"}),
+                    "error_clone_failed",
+                    100,
+                    None,
+                )
+            },
+        ],
+    );
+    ended(&r, "error_clone_failed", false);
+    let rec = r.m.recovery(&r.snap, None);
+    assert!(
+        rec.suggestions
+            .iter()
+            .any(|s| s.contains("Check the URL and your git access")),
+        "{rec:?}"
+    );
+}
+
+#[test]
+fn a_failed_config_write_rolls_the_state_back() {
+    let mut r = start();
+    walk(
+        &mut r,
+        &[
+            read_config(9),
+            ask("Local files", "ask_local_placement", 18, ASK),
+            ask("Files are in place", "write_source_entry", 73, WRITE_CONFIG),
+            Step {
+                ok: false,
+                ..call(
+                    "Edit",
+                    json!({"file_path": CONFIG}),
+                    "error_config_write",
+                    100,
+                    None,
+                )
+            },
+        ],
+    );
+    ended(&r, "error_config_write", false);
+    assert_eq!(
+        r.var("phase"),
+        json!("start"),
+        "rolled back to the checkpoint before the write"
+    );
+    assert_eq!(r.var("added_types"), json!(null));
+}
+
+#[test]
+fn missing_files_and_cancelling_end_in_errors() {
+    let mut r = Run::of(machine(), &[("config_exists", json!(true))]);
+    walk(
+        &mut r,
+        &[
+            read_config(9),
+            ask("Local files", "ask_local_placement", 18, ASK),
+        ],
+    );
+    r.call("AskUserQuestion", answer("Files are in place"));
+    ended(&r, "error_no_local_files", false);
+    let mut r = start();
+    walk(
+        &mut r,
+        &[read_config(9), ask("Web pages", "collect_web_url", 18, ASK)],
+    );
+    r.call("AskUserQuestion", answer("Cancel"));
+    ended(&r, "cancelled", false);
+}
+
+#[test]
+fn without_a_corpus_config_the_workflow_stops_at_once() {
+    let r = Run::of(machine(), &[]);
+    ended(&r, "error_no_config", false);
+    let st = r.m.chart.state(r.m.chart.find("error_no_config").unwrap());
+    assert!(
+        matches!(&st.kind, StateKind::Final { recovery: Some(rec), .. } if rec == "hiivmind-corpus-init")
+    );
+    let rec = r.m.recovery(&r.snap, None);
+    assert!(
+        rec.suggestions
+            .iter()
+            .any(|s| s.contains("hiivmind-corpus-init")),
+        "{rec:?}"
+    );
+}
+
+#[test]
+fn off_path_calls_are_denied_with_the_way_back() {
+    let mut r = start();
+    walk(&mut r, &[read_config(9)]);
+    // Cloning before the source type is chosen: denied, with the calls that lead there.
+    let clone = json!({"command": "git clone https://github.com/acme/docs"});
+    let v = r.gate("Bash", clone.clone());
+    assert_eq!((v.kind, v.decision), (VerdictKind::OffPath, Decision::Deny));
+    assert_eq!(v.next.as_deref(), Some("AskUserQuestion"));
+    assert!(
+        v.reason
+            .contains("Bash is not part of \"hiivmind_add_source\" at step \"ask_source_input\""),
+        "{}",
+        v.reason
+    );
+    assert!(
+        v.reason
+            .contains("Call AskUserQuestion, then AskUserQuestion first; then Bash is allowed."),
+        "{}",
+        v.reason
+    );
+    let rec = r.m.recovery(
+        &r.snap,
+        Some(&seed::engine::Event::tool("Bash", clone.clone())),
+    );
+    let path: Vec<String> = rec
+        .path_to_denied
+        .unwrap()
+        .iter()
+        .map(|s| s.tool.clone())
+        .collect();
+    assert_eq!(
+        path,
+        [
+            "AskUserQuestion",
+            "AskUserQuestion",
+            "Bash(command=\"*mkdir *\")"
+        ]
+    );
+    // The denied call did not move anything; retrying it escalates to asking the user.
+    assert_eq!(r.here(), "ask_source_input");
+    r.gate("Bash", clone.clone());
+    let third = r.gate("Bash", clone.clone());
+    assert!(
+        third.escalated && third.reason.contains("ask the user"),
+        "{third:?}"
+    );
+    // Looking around stays allowed; the expected call still advances.
+    assert_eq!(
+        r.gate("Grep", json!({"pattern": "sources"})).kind,
+        VerdictKind::Neutral
+    );
+    assert_eq!(
+        r.call("AskUserQuestion", answer("Git repository")).kind,
+        VerdictKind::Advance
+    );
+    // Inside the clone node, calls out of order are denied with the exact next call.
+    r.call("AskUserQuestion", answer("https://github.com/acme/docs"));
+    let v = r.gate("Bash", json!({"command": "git rev-parse HEAD"}));
+    assert_eq!(v.decision, Decision::Deny);
+    assert_eq!(v.next.as_deref(), Some("Bash(command=\"*mkdir *\")"));
+}
+
+#[test]
+fn in_advise_mode_off_path_calls_go_through_with_a_warning() {
+    let mut m = machine();
+    m.chart.settings.enforcement = Enforcement::Advise;
+    let mut r = Run::of(m, &project());
+    walk(&mut r, &[read_config(9)]);
+    let v = r.gate("Write", json!({"file_path": CONFIG}));
+    assert_eq!(
+        (v.kind, v.decision),
+        (VerdictKind::OffPath, Decision::Allow)
+    );
+    let warning = v.warning.expect("advised");
+    assert!(
+        warning.contains("Write is not part of")
+            && warning.contains("Call AskUserQuestion, then AskUserQuestion first"),
+        "{warning}"
+    );
+}

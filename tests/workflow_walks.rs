@@ -1,0 +1,256 @@
+//! Walks through the shipped `hiivmind_add_source` workflow (seed 003), one per source type,
+//! with the hook events an agent following the workflow produces: for each call, the
+//! PreToolUse verdict, then the node, progress and next expected call after its PostToolUse.
+
+mod workflow_common;
+
+use serde_json::json;
+use workflow_common::walk::*;
+
+#[test]
+fn starts_by_reading_the_config_when_it_exists() {
+    let r = start();
+    assert_eq!(r.here(), "locate_corpus");
+    assert_eq!(r.progress(), 0.0);
+    assert_eq!(
+        r.next_tool().as_deref(),
+        Some("Read(file_path=\"*/data/config.yaml\")")
+    );
+    let status = r.m.status(&r.snap);
+    assert!(
+        status.allowed.iter().any(|a| a == "Grep"),
+        "looking around is always allowed: {:?}",
+        status.allowed
+    );
+}
+
+#[test]
+fn git_path() {
+    let mut r = start();
+    walk(
+        &mut r,
+        &[
+            read_config(9),
+            ask("Git repository", "collect_git_url", 55, ASK),
+            ask(
+                "https://github.com/acme/docs",
+                "clone_source.create_directory",
+                64,
+                Some("Bash(command=\"*mkdir *\")"),
+            ),
+            call(
+                "Bash",
+                json!({"command": "mkdir -p .source"}),
+                "clone_source.clone_repo",
+                67,
+                Some("Bash(command=\"*git *clone*\")"),
+            ),
+            call(
+                "Bash",
+                json!({"command": "git clone --depth 1 https://github.com/acme/docs .source/docs"}),
+                "clone_source.get_sha",
+                70,
+                Some("Bash(command=\"*git *rev-parse*\")"),
+            ),
+            call(
+                "Bash",
+                json!({"command": "git -C .source/docs rev-parse HEAD"}),
+                "write_source_entry",
+                73,
+                WRITE_CONFIG,
+            ),
+            call(
+                "Edit",
+                json!({"file_path": CONFIG, "old_string": "sources: []", "new_string": "sources: [docs]"}),
+                "prompt_build_index",
+                82,
+                ASK,
+            ),
+            ask("Later", "success", 100, None),
+        ],
+    );
+    ended(&r, "success", true);
+    assert_eq!(r.var("source_type"), json!("git"));
+    assert_eq!(r.flag("source_type_git"), Some(true));
+    assert_eq!(
+        r.var("source_url"),
+        json!({"q?": "https://github.com/acme/docs"})
+    );
+    assert_eq!(
+        r.var("source_sha")["command"],
+        json!("git -C .source/docs rev-parse HEAD")
+    );
+}
+
+#[test]
+fn local_path() {
+    let mut r = start();
+    walk(
+        &mut r,
+        &[
+            read_config(9),
+            ask("Local files", "ask_local_placement", 18, ASK),
+            ask("Files are in place", "write_source_entry", 73, WRITE_CONFIG),
+            call(
+                "Write",
+                json!({"file_path": CONFIG, "content": "sources:\n  - id: notes\n"}),
+                "prompt_build_index",
+                82,
+                ASK,
+            ),
+            ask("Later", "success", 100, None),
+        ],
+    );
+    ended(&r, "success", true);
+    assert_eq!(r.var("source_type"), json!("local"));
+    // record_source ran on the way: checkpoint, phase, history, merged source.
+    assert_eq!(r.var("phase"), json!("writing"));
+    assert_eq!(
+        r.var("added_types"),
+        json!(["${source_type}"]),
+        "interpolation is kept as text"
+    );
+    assert!(r.snap.checkpoints.contains_key("before_config_write"));
+}
+
+#[test]
+fn web_path() {
+    let mut r = start();
+    walk(
+        &mut r,
+        &[
+            read_config(9),
+            ask("Web pages", "collect_web_url", 18, ASK),
+            ask(
+                "https://blog.example.com/post",
+                "fetch_web_pages.web_fetch",
+                55,
+                Some("WebFetch(url=\"*\")"),
+            ),
+            call(
+                "WebFetch",
+                json!({"url": "https://blog.example.com/post", "prompt": "the article as markdown"}),
+                "fetch_web_pages.write_file",
+                59,
+                Some("Write(file_path=\"*/data/web/*/page.md\")"),
+            ),
+            call(
+                "Write",
+                json!({"file_path": "/home/me/corpus/data/web/blog/page.md", "content": "# Post"}),
+                "write_source_entry",
+                73,
+                WRITE_CONFIG,
+            ),
+            call(
+                "Edit",
+                json!({"file_path": CONFIG, "old_string": "a", "new_string": "b"}),
+                "prompt_build_index",
+                82,
+                ASK,
+            ),
+            ask(
+                "Build now",
+                "load_build_guide",
+                91,
+                Some("Read(file_path=\"*/lib/corpus/patterns/index-generation.md\")"),
+            ),
+            call(
+                "Read",
+                json!({"file_path": "/plugins/hiivmind-corpus/lib/corpus/patterns/index-generation.md"}),
+                "success_build_next",
+                100,
+                None,
+            ),
+        ],
+    );
+    ended(&r, "success_build_next", true);
+    assert_eq!(r.var("page")["status"], json!(200));
+}
+
+#[test]
+fn llms_txt_path() {
+    let mut r = start();
+    walk(
+        &mut r,
+        &[
+            read_config(9),
+            ask("llms.txt site", "collect_site_url", 18, ASK),
+            ask(
+                "https://docs.example.dev",
+                "try_llms_txt_detection",
+                27,
+                Some("WebFetch(url=\"*/llms.txt\")"),
+            ),
+            call(
+                "WebFetch",
+                json!({"url": "https://docs.example.dev/llms.txt", "prompt": "list the sections"}),
+                "present_manifest_option",
+                36,
+                ASK,
+            ),
+            ask("Yes, use llms-txt", "collect_llms_details", 45, ASK),
+            ask(
+                "All pages",
+                "cache_manifest",
+                55,
+                Some("Write(file_path=\"*/data/llms/*/llms.txt\")"),
+            ),
+            call(
+                "Write",
+                json!({"file_path": "/home/me/corpus/data/llms/docs/llms.txt", "content": "# Docs"}),
+                "write_source_entry",
+                73,
+                WRITE_CONFIG,
+            ),
+            call(
+                "Edit",
+                json!({"file_path": CONFIG, "old_string": "a", "new_string": "b"}),
+                "prompt_build_index",
+                82,
+                ASK,
+            ),
+            ask("Later", "success", 100, None),
+        ],
+    );
+    ended(&r, "success", true);
+    assert_eq!(r.flag("manifest_detected"), Some(true));
+    assert_eq!(
+        (r.var("source_type"), r.var("llms_scope")),
+        (json!("llms-txt"), json!("all"))
+    );
+    assert_eq!(r.var("manifest_check")["status"], json!(200));
+}
+
+#[test]
+fn llms_txt_without_a_manifest_falls_back_to_choosing_a_type() {
+    let mut r = start();
+    walk(
+        &mut r,
+        &[
+            read_config(9),
+            ask("llms.txt site", "collect_site_url", 18, ASK),
+            ask(
+                "https://plain.example.org",
+                "try_llms_txt_detection",
+                27,
+                Some("WebFetch(url=\"*/llms.txt\")"),
+            ),
+            Step {
+                ok: false,
+                ..call(
+                    "WebFetch",
+                    json!({"url": "https://plain.example.org/llms.txt"}),
+                    "ask_source_type",
+                    45,
+                    ASK,
+                )
+            },
+            ask("Git repository", "collect_git_url", 55, ASK),
+        ],
+    );
+    assert_eq!(
+        r.var("manifest_check")["status"],
+        json!(0),
+        "allow_failure recorded the failed fetch"
+    );
+}
