@@ -1,3 +1,10 @@
 //! Files and places: state directory, session logs, snapshots, tailing, deep-state readers.
 
+pub mod compat;
+pub mod log;
+pub mod paths;
+pub mod readers;
 pub mod record;
+pub mod redact;
+pub mod sessions;
+pub mod snapshot;

@@ -1,0 +1,8 @@
+//! Claude Code's side of the wire: hook payloads in, answers out (and session transcripts).
+
+pub mod input;
+pub mod output;
+pub mod repair;
+
+pub use input::{HookInput, InputError, Normalized};
+pub use output::Answer;
