@@ -212,40 +212,9 @@ fn step_and_record(
     let mut log = LockedLog::open(&paths::session_log(state, &h.session_id))?;
     let meta_path = paths::session_meta(state, &h.session_id);
     let mut meta = sessions::load_meta(&meta_path).unwrap_or_default();
-    let mut log_records: Option<Vec<Record>> = None;
-    if meta.log_len != log.len() {
-        let (records, _bad) = snapshot::parse_records(&log.read_all()?);
-        meta.records = records.len() as u64;
-        log_records = Some(records);
-    }
-
-    // Load each sequence's snapshot, folding the log again when it is missing or stale.
-    let mut snaps = Vec::with_capacity(loaded.len());
-    let mut chart_saved = Vec::with_capacity(loaded.len());
-    for l in loaded {
-        let path = paths::snapshot_path(state, &h.session_id, &l.name);
-        let saved = snapshot::load(&path);
-        chart_saved.push(
-            saved
-                .as_ref()
-                .is_some_and(|s| s.fingerprint == l.machine.fingerprint),
-        );
-        let snap = match saved {
-            Some(s) if s.is_fresh(&l.machine, log.len()) => s.snapshot,
-            _ => {
-                if log_records.is_none() {
-                    log_records = Some(snapshot::parse_records(&log.read_all()?).0);
-                }
-                let records = log_records.as_deref().unwrap_or_default();
-                if records.iter().any(|r| r.step().is_some()) {
-                    snapshot::fold(&l.machine, records)
-                } else {
-                    l.machine.start(&facts)
-                }
-            }
-        };
-        snaps.push(snap);
-    }
+    let meta_before = meta.clone();
+    let (mut snaps, chart_known, records_before) =
+        load_snapshots(&log, state, &h.session_id, loaded, &facts)?;
 
     let mut reports: Vec<StepReport> = Vec::new();
     if let Some(n) = &normalized {
@@ -285,11 +254,7 @@ fn step_and_record(
     record.ms = Some(ms_since(t0));
     log.append(&record)?;
 
-    meta.records += 1;
-    meta.log_len = log.len();
-    let mut reports_iter = reports.iter();
-    for ((l, snap), chart_known) in loaded.iter().zip(snaps).zip(chart_saved) {
-        let report = reports_iter.next();
+    for (i, (l, snap)) in loaded.iter().zip(snaps).enumerate() {
         let chart_path = paths::chart_path(state, &h.session_id, &l.name);
         let saved = snapshot::SavedSnapshot {
             v: snapshot::SAVED_VERSION,
@@ -297,34 +262,22 @@ fn step_and_record(
             source: l.source.clone(),
             fingerprint: l.machine.fingerprint.clone(),
             log_len: log.len(),
-            records: meta.records,
+            records: records_before + 1,
             snapshot: snap,
         };
-        if report.is_some_and(|r| r.changed) || !compat::allowed_tools_path(state).exists() {
+        if reports.get(i).is_some_and(|r| r.changed) || !compat::allowed_tools_path(state).exists()
+        {
             let _ = compat::write_allowed_tools(state, &l.machine.status(&saved.snapshot).allowed);
         }
-        if !chart_known || !chart_path.exists() {
+        if !chart_known[i] || !chart_path.exists() {
             snapshot::save_chart(&chart_path, &l.machine.chart)?;
         }
         snapshot::save(&paths::snapshot_path(state, &h.session_id, &l.name), &saved)?;
     }
-    if meta.id.is_empty() {
-        meta.v = 1;
-        meta.id = h.session_id.clone();
-        meta.started = ts.clone();
+    update_meta(&mut meta, h, &names, &ts);
+    if meta != meta_before {
+        sessions::save_meta(&meta_path, &meta)?;
     }
-    meta.updated = ts.clone();
-    meta.cwd = h.cwd.clone().or(meta.cwd);
-    meta.transcript_path = h
-        .transcript_path
-        .clone()
-        .filter(|s| !s.is_empty())
-        .or(meta.transcript_path);
-    if let Some(a) = &h.agent_id {
-        meta.agents.insert(a.clone());
-    }
-    meta.sequences = names.iter().map(|s| s.to_string()).collect();
-    sessions::save_meta(&meta_path, &meta)?;
     if matches!(h.event.as_str(), "PostToolUse" | "PostToolUseFailure") {
         let outcome = if h.event == "PostToolUse" {
             "ok"
@@ -336,6 +289,73 @@ fn step_and_record(
     }
     drop(log);
     Ok(answer)
+}
+
+fn update_meta(meta: &mut sessions::SessionMeta, h: &HookInput, names: &[&str], ts: &str) {
+    if meta.id.is_empty() {
+        meta.v = 1;
+        meta.id = h.session_id.clone();
+        meta.started = ts.to_string();
+    }
+    if let Some(c) = &h.cwd {
+        meta.cwd = Some(c.clone());
+    }
+    if let Some(t) = h.transcript_path.as_ref().filter(|s| !s.is_empty()) {
+        meta.transcript_path = Some(t.clone());
+    }
+    if let Some(a) = &h.agent_id {
+        meta.agents.insert(a.clone());
+    }
+    if !names.is_empty() {
+        meta.sequences = names.iter().map(|s| s.to_string()).collect();
+    }
+}
+
+/// Each sequence's snapshot, folded again from the log when it is missing or stale; whether
+/// its saved chart is current; and the number of records the log holds.
+fn load_snapshots(
+    log: &LockedLog,
+    state: &Path,
+    session: &str,
+    loaded: &[Loaded],
+    facts: &Facts,
+) -> Result<(Vec<crate::engine::Snapshot>, Vec<bool>, u64), HookError> {
+    let mut snaps = Vec::with_capacity(loaded.len());
+    let mut chart_known = Vec::with_capacity(loaded.len());
+    let mut records_before: Option<u64> = None;
+    let mut log_records: Option<Vec<Record>> = None;
+    for l in loaded {
+        let saved = snapshot::load(&paths::snapshot_path(state, session, &l.name));
+        chart_known.push(
+            saved
+                .as_ref()
+                .is_some_and(|s| s.fingerprint == l.machine.fingerprint),
+        );
+        let snap = match saved {
+            Some(s) if s.is_fresh(&l.machine, log.len()) => {
+                records_before.get_or_insert(s.records);
+                s.snapshot
+            }
+            _ => {
+                if log_records.is_none() {
+                    log_records = Some(snapshot::parse_records(&log.read_all()?).0);
+                }
+                let records = log_records.as_deref().unwrap_or_default();
+                if records.iter().any(|r| r.step().is_some()) {
+                    snapshot::fold(&l.machine, records)
+                } else {
+                    l.machine.start(facts)
+                }
+            }
+        };
+        snaps.push(snap);
+    }
+    let count = match (records_before, &log_records) {
+        (_, Some(r)) => r.len() as u64,
+        (Some(n), None) => n,
+        (None, None) => 0,
+    };
+    Ok((snaps, chart_known, count))
 }
 
 fn failure(known: &Known, err: &HookError, t0: Instant) -> Outcome {
