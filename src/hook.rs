@@ -6,6 +6,7 @@
 //! the configured answer: fail-open (no decision) or fail-closed (deny with the error).
 
 mod answer;
+mod cache;
 mod machines;
 
 use std::ffi::OsString;
