@@ -39,7 +39,10 @@ fn a_session_walks_through_every_answer() {
 
     // SessionStart: the guidance line, as context.
     let r = s.hook(&[], ev("SessionStart", json!({ "source": "startup" })));
-    assert_eq!((r.stdout.as_str(), r.code), (ctx("SessionStart", LINE_START).as_str(), 0));
+    assert_eq!(
+        (r.stdout.as_str(), r.code),
+        (ctx("SessionStart", LINE_START).as_str(), 0)
+    );
 
     // PreToolUse off the path: deny, naming the next legal tool.
     let r = s.hook(&[], ev("PreToolUse", tool("Bash")));
@@ -71,7 +74,10 @@ fn a_session_walks_through_every_answer() {
     assert_eq!(r.stdout, ctx("UserPromptSubmit", LINE_CHECKED));
     assert_eq!(s.hook(&[], prompt("more")).stdout, "");
     assert_eq!(s.hook(&[], prompt("more")).stdout, "");
-    assert_eq!(s.hook(&[], prompt("more")).stdout, ctx("UserPromptSubmit", LINE_CHECKED));
+    assert_eq!(
+        s.hook(&[], prompt("more")).stdout,
+        ctx("UserPromptSubmit", LINE_CHECKED)
+    );
 
     // A failed tool call raises the error event; nothing printed.
     let mut fail = tool("mcp__starlog__orient");
@@ -85,7 +91,11 @@ fn a_session_walks_through_every_answer() {
     assert_eq!(s.hook(&[], stop(false)).stdout, block);
     assert_eq!(s.hook(&[], stop(true)).stdout, "");
     assert_eq!(s.hook(&[], stop(false)).stdout, block);
-    assert_eq!(s.hook(&[], stop(false)).stdout, "", "at most max_blocks times");
+    assert_eq!(
+        s.hook(&[], stop(false)).stdout,
+        "",
+        "at most max_blocks times"
+    );
 
     // After compaction the line is injected again even though it did not change.
     let r = s.hook(&[], ev("SessionStart", json!({ "source": "compact" })));
@@ -95,24 +105,46 @@ fn a_session_walks_through_every_answer() {
 
     // Lifecycle and other events: recorded, answered with nothing.
     for (event, extra) in [
-        ("PreCompact", json!({ "trigger": "auto", "custom_instructions": null })),
-        ("PostCompact", json!({ "trigger": "auto", "compact_summary": "…" })),
-        ("Notification", json!({ "message": "Claude needs your permission", "notification_type": "permission_prompt" })),
-        ("SubagentStart", json!({ "agent_id": "a4c19e07b2d85f316", "agent_type": "Explore" })),
-        ("PermissionRequest", json!({ "tool_name": "Bash", "tool_input": { "command": "ls" } })),
+        (
+            "PreCompact",
+            json!({ "trigger": "auto", "custom_instructions": null }),
+        ),
+        (
+            "PostCompact",
+            json!({ "trigger": "auto", "compact_summary": "…" }),
+        ),
+        (
+            "Notification",
+            json!({ "message": "Claude needs your permission", "notification_type": "permission_prompt" }),
+        ),
+        (
+            "SubagentStart",
+            json!({ "agent_id": "a4c19e07b2d85f316", "agent_type": "Explore" }),
+        ),
+        (
+            "PermissionRequest",
+            json!({ "tool_name": "Bash", "tool_input": { "command": "ls" } }),
+        ),
         ("PostToolBatch", json!({ "tool_calls": [] })),
         ("StopFailure", json!({ "error": "rate_limit" })),
         ("SessionEnd", json!({ "reason": "other" })),
         ("FutureEvent", json!({ "anything": [1, 2] })),
     ] {
         let r = s.hook(&[], ev(event, extra));
-        assert_eq!((r.stdout.as_str(), r.code, r.stderr.as_str()), ("", 0, ""), "{event}");
+        assert_eq!(
+            (r.stdout.as_str(), r.code, r.stderr.as_str()),
+            ("", 0, ""),
+            "{event}"
+        );
     }
     let lines = s.log_lines(sid);
     assert_eq!(lines.len(), 25);
     let unknown = lines.iter().find(|l| l["hook"] == "FutureEvent").unwrap();
     assert!(unknown.get("phase").is_none() && unknown["extra"]["unknown_event"] == true);
-    let failure = lines.iter().find(|l| l["hook"] == "PostToolUseFailure").unwrap();
+    let failure = lines
+        .iter()
+        .find(|l| l["hook"] == "PostToolUseFailure")
+        .unwrap();
     assert_eq!(failure["event"]["kind"], "error.tool");
     assert_eq!(failure["extra"]["error"], "connection refused");
     let sub = lines.iter().find(|l| l["hook"] == "SubagentStart").unwrap();
@@ -123,7 +155,11 @@ fn a_session_walks_through_every_answer() {
     let out = s.cmd().args(["status", "--json"]).output().unwrap();
     let st: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(st["current"], json!(["starlog.check"]));
-    let out = s.cmd().args(["recovery", "--session", &sid[..8]]).output().unwrap();
+    let out = s
+        .cmd()
+        .args(["recovery", "--session", &sid[..8]])
+        .output()
+        .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("mcp__starlog__orient"));
 }
 
@@ -149,30 +185,50 @@ fn repeated_denials_escalate() {
     s.write_config(CONFIG);
     let mut last = String::new();
     for _ in 0..3 {
-        last = s.hook(&[], payload("PreToolUse", "s-dead", tool("Bash"))).stdout;
+        last = s
+            .hook(&[], payload("PreToolUse", "s-dead", tool("Bash")))
+            .stdout;
     }
     let reason = serde_json::from_str::<Value>(&last).unwrap()["hookSpecificOutput"]["permissionDecisionReason"]
         .as_str()
         .unwrap()
         .to_string();
-    assert!(reason.contains("denied 3 times") && reason.contains("ask the user"), "{reason}");
+    assert!(
+        reason.contains("denied 3 times") && reason.contains("ask the user"),
+        "{reason}"
+    );
 }
 
 #[test]
 fn several_sequences_most_restrictive_wins_and_names_the_denier() {
     let s = Sandbox::new();
-    s.write_config("sequences = [\"starlog_initialization\", \"giint_workflow\"]\noff_path = \"deny\"\n");
-    let r = s.hook(&[], payload("PreToolUse", "s-multi", tool("mcp__starlog__check")));
+    s.write_config(
+        "sequences = [\"starlog_initialization\", \"giint_workflow\"]\noff_path = \"deny\"\n",
+    );
+    let r = s.hook(
+        &[],
+        payload("PreToolUse", "s-multi", tool("mcp__starlog__check")),
+    );
     let v = r.json();
     assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
-    let reason = v["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap();
+    let reason = v["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap();
     assert!(reason.starts_with("seed [giint_workflow]: "), "{reason}");
     // Each sequence has its own snapshot.
-    let snaps = std::fs::read_dir(s.session_dir("s-multi").join("snapshots")).unwrap().count();
+    let snaps = std::fs::read_dir(s.session_dir("s-multi").join("snapshots"))
+        .unwrap()
+        .count();
     assert_eq!(snaps, 2);
     // The SessionStart line carries both sequences.
-    let r = s.hook(&[], payload("SessionStart", "s-multi", json!({ "source": "startup" })));
-    let text = r.json()["hookSpecificOutput"]["additionalContext"].as_str().unwrap().to_string();
+    let r = s.hook(
+        &[],
+        payload("SessionStart", "s-multi", json!({ "source": "startup" })),
+    );
+    let text = r.json()["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert_eq!(text.lines().count(), 2);
     assert!(text.contains("giint_workflow") && text.contains("starlog_initialization"));
     assert_snapshot_is_fold(&s.home(), "s-multi");
@@ -192,7 +248,10 @@ fn secrets_are_redacted_and_responses_bounded() {
     let mut p = tool("Bash");
     p["tool_input"] = json!({ "command": "curl -H 'Authorization: Bearer abcdefghijklmnopqrstuvwxyz' https://x", "api_key": "hunter2" });
     p["tool_response"] = json!({ "stdout": format!("{}ghp_0123456789abcdefghijABCDEFGHIJ0123", "y".repeat(40_000)), "stderr": "" });
-    s.hook(&["--sequence", "starlog_initialization"], payload("PostToolUse", "s-red", p));
+    s.hook(
+        &["--sequence", "starlog_initialization"],
+        payload("PostToolUse", "s-red", p),
+    );
     let text = std::fs::read_to_string(s.session_dir("s-red").join("log.jsonl")).unwrap();
     assert!(!text.contains("abcdefghijklmnopqrstuvwxyz") && !text.contains("hunter2"));
     let rec: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();

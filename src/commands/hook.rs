@@ -7,32 +7,6 @@ use std::process::ExitCode;
 use crate::cli;
 use crate::hook::{self, Invocation};
 
-#[cfg(test)]
-mod tests {
-    use super::fast_args;
-
-    fn parse(a: &[&str]) -> Option<(Option<String>, Option<String>, Option<String>)> {
-        fast_args(a.iter().map(std::ffi::OsString::from)).map(|h| (h.sequence, h.fail, h.event))
-    }
-
-    #[test]
-    fn fast_path_parses_the_hook_line_and_leaves_the_rest_to_clap() {
-        assert_eq!(parse(&["hook"]), Some((None, None, None)));
-        assert_eq!(
-            parse(&["hook", "--sequence", "a,b", "--fail=closed", "PreToolUse"]),
-            Some((
-                Some("a,b".into()),
-                Some("closed".into()),
-                Some("PreToolUse".into())
-            ))
-        );
-        assert_eq!(parse(&["hook", "--help"]), None);
-        assert_eq!(parse(&["hook", "A", "B"]), None);
-        assert_eq!(parse(&["hook", "--sequence"]), None);
-        assert_eq!(parse(&["status"]), None);
-    }
-}
-
 /// `seed hook [--sequence X] [--enforcement X] [--fail X] [EVENT]` parsed by hand; `None` for
 /// anything else (help, unknown flags), which clap then handles with its usual messages.
 pub fn fast_args(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<cli::HookArgs> {
@@ -93,4 +67,30 @@ pub fn run(args: cli::HookArgs) -> ExitCode {
         let _ = so.flush();
     }
     ExitCode::from(out.exit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fast_args;
+
+    fn parse(a: &[&str]) -> Option<(Option<String>, Option<String>, Option<String>)> {
+        fast_args(a.iter().map(std::ffi::OsString::from)).map(|h| (h.sequence, h.fail, h.event))
+    }
+
+    #[test]
+    fn fast_path_parses_the_hook_line_and_leaves_the_rest_to_clap() {
+        assert_eq!(parse(&["hook"]), Some((None, None, None)));
+        assert_eq!(
+            parse(&["hook", "--sequence", "a,b", "--fail=closed", "PreToolUse"]),
+            Some((
+                Some("a,b".into()),
+                Some("closed".into()),
+                Some("PreToolUse".into())
+            ))
+        );
+        assert_eq!(parse(&["hook", "--help"]), None);
+        assert_eq!(parse(&["hook", "A", "B"]), None);
+        assert_eq!(parse(&["hook", "--sequence"]), None);
+        assert_eq!(parse(&["status"]), None);
+    }
 }

@@ -35,13 +35,16 @@ pub struct Run {
 
 impl Run {
     pub fn json(&self) -> Value {
-        serde_json::from_str(self.stdout.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", self.stdout))
+        serde_json::from_str(self.stdout.trim())
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", self.stdout))
     }
 }
 
 impl Sandbox {
     pub fn new() -> Sandbox {
-        let s = Sandbox { dir: tempfile::tempdir().unwrap() };
+        let s = Sandbox {
+            dir: tempfile::tempdir().unwrap(),
+        };
         std::fs::create_dir_all(s.project()).unwrap();
         s
     }
@@ -86,8 +89,11 @@ impl Sandbox {
         self.home().join("sessions").join(id)
     }
     pub fn log_lines(&self, id: &str) -> Vec<Value> {
-        let text = std::fs::read_to_string(self.session_dir(id).join("log.jsonl")).unwrap_or_default();
-        text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+        let text =
+            std::fs::read_to_string(self.session_dir(id).join("log.jsonl")).unwrap_or_default();
+        text.lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
     }
 }
 
@@ -119,10 +125,17 @@ pub fn assert_snapshot_is_fold(home: &Path, session: &str) {
         let saved = snapshot::load(&e.path()).expect("snapshot parses");
         let chart = snapshot::load_chart(&dir.join("charts").join(e.file_name())).expect("chart");
         let machine = Machine::new(chart);
-        assert_eq!(saved.fingerprint, machine.fingerprint, "chart round trip keeps the fingerprint");
+        assert_eq!(
+            saved.fingerprint, machine.fingerprint,
+            "chart round trip keeps the fingerprint"
+        );
         assert_eq!(saved.log_len, bytes.len() as u64);
         assert_eq!(saved.records, records.len() as u64);
-        assert_eq!(saved.snapshot, snapshot::fold(&machine, &records), "snapshot == fold(log)");
+        assert_eq!(
+            saved.snapshot,
+            snapshot::fold(&machine, &records),
+            "snapshot == fold(log)"
+        );
         n += 1;
     }
     assert!(n > 0, "no snapshot saved");
