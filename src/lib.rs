@@ -8,9 +8,11 @@
 
 pub mod cli;
 pub mod commands;
+pub mod config;
 pub mod dialects;
 pub mod engine;
 pub mod export;
+pub mod hook;
 pub mod mcp;
 pub mod protocol;
 pub mod replay;
