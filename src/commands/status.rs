@@ -8,8 +8,8 @@ use super::{CmdResult, sequence_search_dirs};
 use crate::dialects;
 use crate::engine::{Machine, Snapshot, Status};
 use crate::report;
+use crate::store::paths;
 use crate::store::record::Record;
-use crate::store::{paths, sessions, snapshot};
 
 /// Records of a JSONL file. Malformed lines are skipped and counted (a crash can leave one
 /// incomplete last line; anything else is reported).
@@ -86,57 +86,11 @@ fn print_statuses(statuses: &[Status], recovery: bool, json: bool) -> CmdResult 
     Ok(ExitCode::SUCCESS)
 }
 
-/// `--session ID` (default: the most recent session in the state directory): each sequence
-/// the hook stepped, from its saved snapshot when that is current, else folded from the log.
+/// `--session ID` (default: the most recent session in the state directory).
 fn run_session(args: &crate::cli::StatusArgs, recovery: bool) -> CmdResult {
     let state = paths::state_dir()?;
-    let info = match &args.session {
-        Some(id) => sessions::find(&state, id)?
-            .ok_or_else(|| format!("no session `{id}` in {}", state.display()))?,
-        None => sessions::latest(&state)?.ok_or_else(|| {
-            format!(
-                "no sessions in {} yet (pass --events FILE, or install the hook)",
-                state.display()
-            )
-        })?,
-    };
-    let log_len = std::fs::metadata(&info.log)?.len();
-    let mut records: Option<Vec<Record>> = None;
-    let mut load_records = || -> Result<Vec<Record>, String> {
-        if records.is_none() {
-            let (r, bad) = read_records(&info.log)?;
-            if bad > 0 {
-                eprintln!(
-                    "seed: skipped {bad} malformed line(s) in {}",
-                    info.log.display()
-                );
-            }
-            records = Some(r);
-        }
-        Ok(records.clone().unwrap_or_default())
-    };
-    let mut statuses = Vec::new();
-    if let Some(name) = &args.sequence {
-        let machine = Machine::new(dialects::resolve(name, &sequence_search_dirs())?.chart);
-        statuses.push(machine.status(&fold(&machine, &load_records()?)));
-    } else {
-        for name in &info.sequences {
-            let chart =
-                match snapshot::load_chart(&info.dir.join("charts").join(format!("{name}.json"))) {
-                    Some(c) => c,
-                    None => dialects::resolve(name, &sequence_search_dirs())?.chart,
-                };
-            let machine = Machine::new(chart);
-            let saved = snapshot::load(&info.dir.join("snapshots").join(format!("{name}.json")));
-            let snap = match saved {
-                Some(s) if s.is_fresh(&machine, log_len) => s.snapshot,
-                _ => fold(&machine, &load_records()?),
-            };
-            statuses.push(machine.status(&snap));
-        }
-    }
-    if statuses.is_empty() {
-        return Err(format!("session {} has no sequence: pass --sequence NAME", info.id).into());
-    }
+    let views =
+        super::view::session_views(&state, args.session.as_deref(), args.sequence.as_deref())?;
+    let statuses: Vec<Status> = views.iter().map(|v| v.machine.status(&v.snap)).collect();
     print_statuses(&statuses, recovery, args.json)
 }

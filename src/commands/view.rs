@@ -8,6 +8,7 @@ use crate::commands::status::{fold, read_records};
 use crate::dialects;
 use crate::engine::{Machine, Snapshot};
 use crate::store::record::Record;
+use crate::store::{paths, sessions, snapshot};
 
 pub enum Source<'a> {
     Events(&'a Path),
@@ -23,16 +24,72 @@ pub struct View {
 
 /// The state directory as the hook chooses it (`$SEED_HOME`, `$HEAVEN_DATA_DIR/seed`, XDG).
 pub fn state_dir() -> Option<PathBuf> {
-    if let Some(h) = std::env::var_os("SEED_HOME").filter(|s| !s.is_empty()) {
-        return Some(PathBuf::from(h));
+    paths::state_dir().ok()
+}
+
+/// Each sequence a session was stepped through (or `sequence` alone), from the hook's saved
+/// snapshot when it is current, else folded from the log.
+pub fn session_views(
+    state: &Path,
+    id: Option<&str>,
+    sequence: Option<&str>,
+) -> Result<Vec<View>, CmdError> {
+    if !state.is_dir() {
+        return Err(format!(
+            "state directory {} does not exist: no session has been recorded yet",
+            state.display()
+        )
+        .into());
     }
-    if let Some(h) = std::env::var_os("HEAVEN_DATA_DIR").filter(|s| !s.is_empty()) {
-        return Some(PathBuf::from(h).join("seed"));
+    let info = match id {
+        Some(id) => sessions::find(state, id)?
+            .ok_or_else(|| format!("no session `{id}` in {}", state.display()))?,
+        None => sessions::latest(state)?.ok_or_else(|| {
+            format!(
+                "no sessions in {} yet (pass --events FILE, or install the hook)",
+                state.display()
+            )
+        })?,
+    };
+    let log_len = std::fs::metadata(&info.log)?.len();
+    let (records, bad) = read_records(&info.log)?;
+    if bad > 0 {
+        eprintln!(
+            "seed: skipped {bad} malformed line(s) in {}",
+            info.log.display()
+        );
     }
-    etcetera::choose_base_strategy().ok().map(|b| {
-        use etcetera::BaseStrategy;
-        b.state_dir().unwrap_or_else(|| b.data_dir()).join("seed")
-    })
+    let mut views = Vec::new();
+    if let Some(name) = sequence {
+        let machine = Machine::new(dialects::resolve(name, &sequence_search_dirs())?.chart);
+        let snap = fold(&machine, &records);
+        views.push(View {
+            machine,
+            snap,
+            records: Vec::new(),
+        });
+    } else {
+        for name in &info.sequences {
+            let chart = match snapshot::load_chart(&paths::chart_path(state, &info.id, name)) {
+                Some(c) => c,
+                None => dialects::resolve(name, &sequence_search_dirs())?.chart,
+            };
+            let machine = Machine::new(chart);
+            let snap = match snapshot::load(&paths::snapshot_path(state, &info.id, name)) {
+                Some(s) if s.is_fresh(&machine, log_len) => s.snapshot,
+                _ => fold(&machine, &records),
+            };
+            views.push(View {
+                machine,
+                snap,
+                records: Vec::new(),
+            });
+        }
+    }
+    if views.is_empty() {
+        return Err(format!("session {} has no sequence: pass --sequence NAME", info.id).into());
+    }
+    Ok(views)
 }
 
 pub fn load_view(
@@ -55,19 +112,8 @@ pub fn load_view(
             let Some(dir) = state else {
                 return Err("no state directory: set SEED_HOME".into());
             };
-            if !dir.is_dir() {
-                return Err(format!(
-                    "state directory {} does not exist: no session has been recorded yet",
-                    dir.display()
-                )
-                .into());
-            }
-            return Err(format!(
-                "session {} not found in {}",
-                id.unwrap_or("(latest)"),
-                dir.display()
-            )
-            .into());
+            let mut views = session_views(dir, *id, sequence)?;
+            return Ok(views.remove(0));
         }
     };
     let name = sequence
@@ -89,19 +135,7 @@ pub fn load_view(
     })
 }
 
-/// The log of a session in the state directory, by id.
+/// The log of a session in the state directory, by id (or unique id prefix).
 pub fn session_log(state: &Path, id: &str) -> Option<PathBuf> {
-    let safe: String = id
-        .chars()
-        .take(128)
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let p = state.join("sessions").join(safe).join("log.jsonl");
-    p.is_file().then_some(p)
+    sessions::find(state, id).ok().flatten().map(|i| i.log)
 }

@@ -188,7 +188,9 @@ fn on_path(program: &str) -> bool {
     if program.is_empty() || program.contains(['/', '\\']) {
         return false;
     }
-    let Some(path) = std::env::var_os("PATH") else { return false };
+    let Some(path) = std::env::var_os("PATH") else {
+        return false;
+    };
     std::env::split_paths(&path).any(|dir| {
         let candidate = dir.join(program);
         fs::metadata(&candidate).is_ok_and(|m| {
