@@ -50,7 +50,7 @@ impl Machine {
         self.lint_tools(&mut out);
         self.lint_bands(&mut out);
         self.lint_guards(&mut out);
-        out.sort_by(|a, b| b.severity.cmp(&a.severity));
+        out.sort_by_key(|l| std::cmp::Reverse(l.severity));
         out
     }
 
@@ -59,6 +59,9 @@ impl Machine {
         let mut out = Vec::new();
         for ti in self.transitions_for(u) {
             let t = &self.chart.transitions[ti];
+            if t.guard.as_ref().is_some_and(|g| g.is_never()) {
+                continue;
+            }
             if let Trigger::Done(x) = t.trigger {
                 let st = self.chart.state(u);
                 if !(st.is_final() && st.parent == Some(x)) {
@@ -106,7 +109,15 @@ impl Machine {
 
     fn reachable_atomic(&self) -> BTreeSet<StateId> {
         let start = self.start(&Default::default());
+        // States passed through by eventless transitions while starting count as reached.
         let mut seen: BTreeSet<StateId> = self.atomic_active(&start).into_iter().collect();
+        seen.extend(
+            start
+                .visited
+                .iter()
+                .copied()
+                .filter(|s| self.chart.state(*s).is_atomic_like()),
+        );
         let mut stack: Vec<StateId> = seen.iter().copied().collect();
         while let Some(u) = stack.pop() {
             for e in self.all_edges_from(u) {
@@ -261,7 +272,10 @@ impl Machine {
         }
         bands.sort_by(|a, b| a.lo.total_cmp(&b.lo));
         for b in &bands {
-            if !(b.lo < b.hi) || b.lo < 0.0 || b.hi > 100.0 {
+            if b.lo.partial_cmp(&b.hi) != Some(std::cmp::Ordering::Less)
+                || b.lo < 0.0
+                || b.hi > 100.0
+            {
                 out.push(Lint::error(
                     "band-range",
                     format!(
