@@ -7,6 +7,7 @@
 pub mod locate;
 pub mod master;
 pub mod workflow;
+pub mod mermaid;
 
 use std::path::{Path, PathBuf};
 
@@ -49,6 +50,52 @@ pub static EMBEDDED: &[(&str, &str)] = &[
         "hiivmind_add_source.yaml",
         include_str!("../../sequences/hiivmind_add_source.yaml"),
     ),
+    // Mermaid sequences: the manifest comes first, so `builtin("hope")` finds it.
+    ("hope.toml", include_str!("../../sequences/hope.toml")),
+    (
+        "hope/01-pipeline.mmd",
+        include_str!("../../sequences/hope/01-pipeline.mmd"),
+    ),
+    (
+        "hope/02-intent.mmd",
+        include_str!("../../sequences/hope/02-intent.mmd"),
+    ),
+    (
+        "hope/03-shape.mmd",
+        include_str!("../../sequences/hope/03-shape.mmd"),
+    ),
+    (
+        "hope/04-loop.mmd",
+        include_str!("../../sequences/hope/04-loop.mmd"),
+    ),
+    (
+        "hope/05-consult.mmd",
+        include_str!("../../sequences/hope/05-consult.mmd"),
+    ),
+    (
+        "hope/06-bond.mmd",
+        include_str!("../../sequences/hope/06-bond.mmd"),
+    ),
+    (
+        "hope/07-soul.mmd",
+        include_str!("../../sequences/hope/07-soul.mmd"),
+    ),
+    (
+        "odyssean_anchor.toml",
+        include_str!("../../sequences/odyssean_anchor.toml"),
+    ),
+    (
+        "odyssean_anchor.mmd",
+        include_str!("../../sequences/odyssean_anchor.mmd"),
+    ),
+    (
+        "seaam_organ_lifecycle.toml",
+        include_str!("../../sequences/seaam_organ_lifecycle.toml"),
+    ),
+    (
+        "seaam_organ_lifecycle.mmd",
+        include_str!("../../sequences/seaam_organ_lifecycle.mmd"),
+    ),
 ];
 
 /// Extensions that name a loadable sequence (Mermaid parts are loaded through a manifest).
@@ -61,7 +108,6 @@ pub fn load_text(
     text: &str,
     resolve: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Loaded, LoadError> {
-    let _ = resolve;
     if text.trim().is_empty() {
         return Err(LoadError::at(
             file,
@@ -77,6 +123,8 @@ pub fn load_text(
     match ext {
         "json" => master::load(file, text),
         "yaml" | "yml" => workflow::load(file, text),
+        "mmd" => mermaid::load_diagram(file, text),
+        "toml" => mermaid::manifest::load(file, text, resolve),
         other => Err(LoadError::at(
             file,
             1,
@@ -163,9 +211,15 @@ fn embedded(rel: &str) -> Option<String> {
 
 /// A built-in sequence by name.
 pub fn builtin(name: &str) -> Option<Result<Loaded, LoadError>> {
-    let (file, text) = EMBEDDED.iter().find(|(f, _)| {
+    // A manifest (`.toml`) wins over a diagram of the same name: it carries the bindings.
+    let named = |(f, _): &&(&str, &str)| {
         !f.contains('/') && Path::new(f).file_stem().and_then(|s| s.to_str()) == Some(name)
-    })?;
+    };
+    let (file, text) = EMBEDDED
+        .iter()
+        .filter(named)
+        .find(|(f, _)| f.ends_with(".toml"))
+        .or_else(|| EMBEDDED.iter().find(named))?;
     Some(load_text(file, text, &embedded).map(|mut l| {
         l.source = format!("builtin:{file}");
         l

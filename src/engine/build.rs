@@ -2,7 +2,7 @@
 //! initial states, and renumbers states into document order (pre-order), which the step's
 //! conflict resolution and exit order rely on.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::ir::{
     Band, Chart, Dialect, Guard, Policy, Settings, State, StateId, StateKind, Transition, Trigger,
@@ -20,6 +20,8 @@ pub enum BuildError {
 
 pub struct ChartBuilder {
     chart: Chart,
+    /// (parent, name) → child, so adding states stays linear on huge charts.
+    index: HashMap<(StateId, String), StateId>,
 }
 
 impl ChartBuilder {
@@ -60,6 +62,7 @@ impl ChartBuilder {
                 bands: Vec::new(),
                 vars: BTreeMap::new(),
             },
+            index: HashMap::new(),
         }
     }
 
@@ -115,6 +118,7 @@ impl ChartBuilder {
             span: None,
         });
         self.chart.states[parent.index()].children.push(id);
+        self.index.insert((parent, name.to_string()), id);
         // A state that gains children becomes compound.
         if matches!(self.chart.states[parent.index()].kind, StateKind::Atomic) {
             self.chart.states[parent.index()].kind = StateKind::Compound { initial: UNSET };
@@ -123,11 +127,7 @@ impl ChartBuilder {
     }
 
     pub fn child_named(&self, parent: StateId, name: &str) -> Option<StateId> {
-        self.chart.states[parent.index()]
-            .children
-            .iter()
-            .copied()
-            .find(|c| self.chart.states[c.index()].name == name)
+        self.index.get(&(parent, name.to_string())).copied()
     }
 
     pub fn state_mut(&mut self, id: StateId) -> &mut State {

@@ -32,8 +32,25 @@ impl Machine {
         let chart = &self.chart;
         let st = chart.state(atomic);
         let mut out = Vec::new();
+        let mut taken: Vec<&Trigger> = Vec::new();
         for ti in self.transitions_for(atomic) {
             let t: &Transition = &chart.transitions[ti];
+            // A transition on the root fires from any state: a global re-entry (a command
+            // such as seed 004's `/hope:intent`), not a step of the path, so paths to an
+            // ending and "steps remaining" do not go through it.
+            if (t.source == StateId::ROOT && atomic != StateId::ROOT)
+                || t.guard.as_ref().is_some_and(|g| g.is_never())
+            {
+                continue;
+            }
+            // The first unguarded candidate for a trigger wins (deeper source, then document
+            // order): the same trigger later in the list never fires from this state.
+            if taken.contains(&&t.trigger) {
+                continue;
+            }
+            if t.guard.is_none() {
+                taken.push(&t.trigger);
+            }
             let cost = match &t.trigger {
                 Trigger::Event(_) => 1,
                 Trigger::Always => 0,

@@ -145,6 +145,10 @@ pub enum StateKind {
 pub struct Policy {
     pub allow: Vec<Pattern>,
     pub deny: Vec<Pattern>,
+    /// What to do instead, added to the reason when this policy denies a call (seed 004's
+    /// ExitPlanMode chain names the missing artifact; seed 001 names the next anchor call).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recovery: Option<String>,
 }
 
 impl Policy {
@@ -300,6 +304,14 @@ pub enum Guard {
         pointer: String,
         matcher: InputMatcher,
     },
+}
+
+impl Guard {
+    /// `not true`: a transition kept for documentation that can never fire (a Mermaid edge
+    /// whose condition no hook event can observe). Paths and lints ignore it.
+    pub fn is_never(&self) -> bool {
+        matches!(self, Guard::Not { guard } if **guard == Guard::True)
+    }
 }
 
 /// How an input value is matched: a glob on its string form, or exact JSON equality.

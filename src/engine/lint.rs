@@ -59,6 +59,9 @@ impl Machine {
         let mut out = Vec::new();
         for ti in self.transitions_for(u) {
             let t = &self.chart.transitions[ti];
+            if t.guard.as_ref().is_some_and(|g| g.is_never()) {
+                continue;
+            }
             if let Trigger::Done(x) = t.trigger {
                 let st = self.chart.state(u);
                 if !(st.is_final() && st.parent == Some(x)) {

@@ -121,7 +121,7 @@ impl Pattern {
     /// A human-readable call for recovery text: `starlog.orient`, `odyssean_anchor(stage="init")`.
     pub fn describe_call(&self) -> String {
         let a = &self.alts[0];
-        let mut name = a.glob.clone();
+        let mut name = any_server_tool(&a.glob).unwrap_or(&a.glob).to_string();
         if let Some(k) = a.kind
             && !k.is_action()
         {
@@ -196,6 +196,13 @@ impl Alt {
         }
         WildMatch::new(&self.glob).matches(name)
     }
+}
+
+/// `*.odyssean_anchor` (any MCP server) → `odyssean_anchor`: the tool is called the same on
+/// whichever server provides it, and `mcp__*__odyssean_anchor` is not a name anyone can call.
+pub fn any_server_tool(glob: &str) -> Option<&str> {
+    let (server, tool) = glob.split_once('.')?;
+    (server.contains(['*', '?']) && !tool.is_empty() && !tool.contains(['*', '?'])).then_some(tool)
 }
 
 /// Names under which the event is also known through the chart's aliases
@@ -430,6 +437,14 @@ mod tests {
                 .unwrap()
                 .matches(&heaven, &no_alias())
         );
+    }
+
+    #[test]
+    fn any_server_calls_are_described_by_tool_name() {
+        let p = Pattern::parse("mcp__*__odyssean_anchor(stage=init)").unwrap();
+        assert_eq!(p.describe_call(), "odyssean_anchor(stage=\"init\")");
+        assert_eq!(any_server_tool("starlog.orient"), None);
+        assert_eq!(any_server_tool("*.*"), None);
     }
 
     #[test]

@@ -138,7 +138,10 @@ impl Intervals {
                 kids.iter().enumerate().map(|(i, k)| (*k, i)).collect();
             let mut edges = Vec::new();
             for t in &chart.transitions {
-                if matches!(t.trigger, Trigger::Error(_)) {
+                // Failures are not progress; an edge that never fires makes no loop.
+                if matches!(t.trigger, Trigger::Error(_))
+                    || t.guard.as_ref().is_some_and(|g| g.is_never())
+                {
                     continue;
                 }
                 let Some(from) = child_of(chart, parent.id, t.source) else {

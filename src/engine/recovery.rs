@@ -63,6 +63,10 @@ impl Machine {
         let Trigger::Event(p) = &t.trigger else {
             return None;
         };
+        // Only tools, skills and commands are calls; a prompt or a lifecycle event is waited for.
+        if p.alts[0].kind.is_some_and(|k| !k.is_action()) {
+            return None;
+        }
         let base = p.describe_call();
         let mut extra = Vec::new();
         required_input(&t.guard, &mut extra);
@@ -81,7 +85,10 @@ impl Machine {
             Some(super::event::EventKind::Skill) => format!("Skill(skill=\"{}\")", alt.glob),
             Some(super::event::EventKind::Command) => format!("/{}", alt.glob),
             _ => {
-                let name = claude_tool_name(&alt.glob);
+                let name = match super::pattern::any_server_tool(&alt.glob) {
+                    Some(tool) => tool.to_string(),
+                    None => claude_tool_name(&alt.glob),
+                };
                 match call.find('(') {
                     Some(i) => format!("{name}{}", &call[i..]),
                     None => name,
@@ -118,7 +125,9 @@ impl Machine {
                 {
                     continue;
                 }
+                // A bare wildcard (`*`: "anything goes here") names no call to suggest.
                 if let Some(step) = self.describe_transition(ti)
+                    && !step.call.chars().all(|c| matches!(c, '*' | '?'))
                     && !out.iter().any(|o| o.call == step.call)
                 {
                     out.push(step);
@@ -166,7 +175,8 @@ impl Machine {
         }
         rec.ending = self.nearest_ending_hint(snap);
 
-        // Suggestions, most important first.
+        // Suggestions, most important first: the states' own recovery texts.
+        rec.suggestions.extend(self.policy_hints(snap, denied));
         if let (Some(ev), Some(path)) = (denied, &rec.path_to_denied) {
             let tool = ev.claude_tool_name();
             if path.len() > 1 {
@@ -220,6 +230,53 @@ impl Machine {
             rec.suggestions.push(format!("If stuck: {e}"));
         }
         rec
+    }
+
+    /// Policy recovery texts: the state that denies `denied`, or, with no denied call, every
+    /// active state that has one.
+    fn policy_hints(&self, snap: &Snapshot, denied: Option<&Event>) -> Vec<String> {
+        let chart = &self.chart;
+        let denies = |s: StateId, ev: &Event| {
+            let p = &chart.state(s).policy;
+            let neutral = chart
+                .neutral
+                .iter()
+                .any(|n| n.names_tool(ev, &chart.aliases));
+            p.deny.iter().any(|d| d.names_tool(ev, &chart.aliases))
+                || (!p.allow.is_empty()
+                    && !neutral
+                    && !p.allow.iter().any(|a| a.names_tool(ev, &chart.aliases)))
+        };
+        let mut out: Vec<String> = Vec::new();
+        for &s in &snap.active {
+            let Some(r) = &chart.state(s).policy.recovery else {
+                continue;
+            };
+            if denied.is_none_or(|ev| denies(s, ev)) {
+                out.push(self.fill_facts(r, snap));
+                if denied.is_some() {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// Replace `{reader}` in a recovery text with the reader's sampled value.
+    pub fn fill_facts(&self, text: &str, snap: &Snapshot) -> String {
+        let mut out = text.to_string();
+        for r in &self.chart.readers {
+            let key = format!("{{{}}}", r.name);
+            if out.contains(&key) {
+                let v = match snap.facts.get(&r.name) {
+                    Some(serde_json::Value::String(s)) => s.clone(),
+                    Some(serde_json::Value::Null) | None => "?".to_string(),
+                    Some(v) => v.to_string(),
+                };
+                out = out.replace(&key, &v);
+            }
+        }
+        out
     }
 
     /// Shortest legal path to a state from which `ev` fires a transition.

@@ -173,8 +173,15 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
     if let Some((sid, by)) = denied_by {
         let (next, next_text) = advice(m, snap, ev);
         let mode = mode_for(m, sid);
+        let hint = chart
+            .state(sid)
+            .policy
+            .recovery
+            .as_deref()
+            .map(|r| format!(" {}", m.fill_facts(r, snap)))
+            .unwrap_or_default();
         let reason = format!(
-            "seed: {tool} is not allowed now — \"{}\" ({}) {}. {next_text}",
+            "seed: {tool} is not allowed now — \"{}\" ({}) {}.{hint} {next_text}",
             by.state, by.tier, by.rule
         );
         return decide(

@@ -1,0 +1,197 @@
+//! The bindings of a manifest: `[[bind]]` (events entering states, activities), `[[policy]]`
+//! and `[[edge]]` (mini-language labels for drawn edges).
+
+use toml::Spanned;
+
+use super::assembly::{Assembly, EdgeEnd, Node, Override};
+use super::label;
+use super::manifest::{BindToml, Cx, EdgeToml, PolicyToml};
+use crate::dialects::LoadError;
+use crate::engine::ir::{Action, StateId, Transition, Trigger};
+use crate::engine::pattern::Pattern;
+
+/// `[[bind]] state = "…" activity = "…"`: the tool, skill or command that performs a state.
+pub(super) fn activity(cx: &Cx, b: &Spanned<BindToml>, a: &mut Assembly) -> Result<(), LoadError> {
+    let bt = b.get_ref();
+    let Some(state) = &bt.state else {
+        return Ok(());
+    };
+    if bt.on.is_some() || bt.enter.is_some() || bt.from.is_some() {
+        return Err(cx.at(
+            b.span(),
+            "a [[bind]] has either `state` (with `activity`) or `on` (with `enter`/`from`), not both",
+        ));
+    }
+    let id = a
+        .resolve(state.get_ref(), Some(0))
+        .map_err(|e| cx.at(state.span(), e))?;
+    if let Some(act) = &bt.activity {
+        let p = label::parse_trigger(act.get_ref()).map_err(|e| cx.at(act.span(), e.message))?;
+        a.b.state_mut(id).activity = Some(p);
+    }
+    if let Some(w) = bt.weight {
+        a.b.state_mut(id).weight = w.clamp(0.0, 1000.0);
+    }
+    Ok(())
+}
+
+fn states_of(cx: &Cx, v: &Spanned<toml::Value>, a: &Assembly) -> Result<Vec<StateId>, LoadError> {
+    let names: Vec<String> = match v.get_ref() {
+        toml::Value::String(s) => vec![s.clone()],
+        toml::Value::Array(items) => items
+            .iter()
+            .map(|i| i.as_str().map(String::from))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| cx.at(v.span(), "expected a state key or a list of state keys"))?,
+        _ => return Err(cx.at(v.span(), "expected a state key or a list of state keys")),
+    };
+    names
+        .iter()
+        .map(|n| a.resolve(n, Some(0)).map_err(|e| cx.at(v.span(), e)))
+        .collect()
+}
+
+/// `[[policy]]`: allow / deny lists, a recovery text and an enforcement override.
+pub(super) fn policy(cx: &Cx, p: &Spanned<PolicyToml>, a: &mut Assembly) -> Result<(), LoadError> {
+    let pt = p.get_ref();
+    let parse = |v: &Spanned<String>| {
+        Pattern::parse(v.get_ref()).map_err(|e| cx.at(v.span(), e.to_string()))
+    };
+    let allow = pt.allow.iter().map(parse).collect::<Result<Vec<_>, _>>()?;
+    let deny = pt.deny.iter().map(parse).collect::<Result<Vec<_>, _>>()?;
+    for id in states_of(cx, &pt.state, a)? {
+        let st = a.b.state_mut(id);
+        st.policy.allow.extend(allow.iter().cloned());
+        st.policy.deny.extend(deny.iter().cloned());
+        if let Some(r) = &pt.recovery {
+            st.policy.recovery = Some(r.clone());
+        }
+        if let Some(e) = pt.enforcement {
+            st.enforcement = Some(e);
+        }
+    }
+    Ok(())
+}
+
+/// `[[edge]]`: give a diagram edge (usually one labelled in prose) a mini-language label.
+pub(super) fn edge_override(
+    cx: &Cx,
+    e: &Spanned<EdgeToml>,
+    a: &mut Assembly,
+) -> Result<(), LoadError> {
+    let et = e.get_ref();
+    let from = a
+        .resolve(et.from.get_ref(), Some(0))
+        .map_err(|m| cx.at(et.from.span(), m))?;
+    let to_star = et.to.get_ref() == "[*]";
+    let to = if to_star {
+        None
+    } else {
+        Some(
+            a.resolve(et.to.get_ref(), Some(0))
+                .map_err(|m| cx.at(et.to.span(), m))?,
+        )
+    };
+    let finals = a.finals.clone();
+    let matches: Vec<usize> = (0..a.edges.len())
+        .filter(|&i| {
+            let pe = &a.edges[i];
+            let target_ok = match (pe.to, to) {
+                (EdgeEnd::Star, None) => true,
+                (EdgeEnd::Star, Some(t)) => finals.get(&pe.scope) == Some(&t),
+                (EdgeEnd::Node(Node::State(x)), Some(t)) => x == t,
+                _ => false,
+            };
+            let label_ok = et.matching.as_ref().is_none_or(|m| {
+                pe.label
+                    .as_ref()
+                    .is_some_and(|l| l.text.trim() == m.trim() || l.text.contains(m.as_str()))
+            });
+            pe.from == EdgeEnd::Node(Node::State(from)) && target_ok && label_ok
+        })
+        .collect();
+    let (line, col) = cx.pos(et.label.span());
+    match matches.as_slice() {
+        [i] => {
+            a.edges[*i].override_label = Some(Override {
+                text: et.label.get_ref().clone(),
+                line,
+                col,
+            });
+            Ok(())
+        }
+        [] => Err(cx.at(
+            e.span(),
+            format!("[[edge]]: no diagram edge from `{}` to `{}`{}", et.from.get_ref(), et.to.get_ref(), et.matching.as_ref().map(|m| format!(" labelled `{m}`")).unwrap_or_default()),
+        )),
+        _ => Err(cx.at(
+            e.span(),
+            format!("[[edge]]: {} edges lead from `{}` to `{}`: add `match = \"<part of the label>\"` to pick one", matches.len(), et.from.get_ref(), et.to.get_ref()),
+        )),
+    }
+}
+
+/// `[[bind]] on = "…" [enter = "…"] [from = …]`: a transition from `from` (default: anywhere)
+/// into `enter`; without `enter` the event is neutral there (no state change).
+pub(super) fn binding(cx: &Cx, b: &Spanned<BindToml>, a: &mut Assembly) -> Result<(), LoadError> {
+    let bt = b.get_ref();
+    let Some(on) = &bt.on else {
+        if bt.state.is_none() {
+            return Err(cx.at(
+                b.span(),
+                "a [[bind]] needs `on` (an event) or `state` (with `activity`)",
+            ));
+        }
+        return Ok(());
+    };
+    let l = label::parse(on.get_ref()).map_err(|e| {
+        cx.at(
+            on.span(),
+            format!("`on = \"{}\"`: {}", on.get_ref(), e.message),
+        )
+    })?;
+    let trigger = match &l.trigger {
+        Some(p) => Trigger::Event(p.clone()),
+        None if l.guard.is_some() && bt.enter.is_some() => Trigger::Always,
+        None => {
+            return Err(cx.at(
+                on.span(),
+                "`on` needs an event (a trigger), or a guard together with `enter`",
+            ));
+        }
+    };
+    let guard = match &l.guard {
+        Some(g) => Some(
+            g.to_guard(&mut |n: &str| a.resolve(n, Some(0)))
+                .map_err(|e| cx.at(on.span(), e))?,
+        ),
+        None => None,
+    };
+    let target = match &bt.enter {
+        Some(t) => vec![
+            a.resolve(t.get_ref(), Some(0))
+                .map_err(|e| cx.at(t.span(), e))?,
+        ],
+        None => Vec::new(),
+    };
+    let sources = match &bt.from {
+        Some(f) => states_of(cx, f, a)?,
+        None => vec![StateId::ROOT],
+    };
+    let mut actions = l.actions.clone();
+    if let Some(n) = &bt.note {
+        actions.push(Action::Note { text: n.clone() });
+    }
+    for source in sources {
+        a.b.add_transition(Transition {
+            source,
+            targets: target.clone(),
+            trigger: trigger.clone(),
+            guard: guard.clone(),
+            actions: actions.clone(),
+            label: Some(format!("bind: {}", on.get_ref())),
+            span: None,
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,143 @@
+//! Line pre-pass: drops YAML front matter (keeping its `title:`), `%%{init}%%` directives,
+//! `%%` comments (whole-line and trailing), `#` comment lines, Markdown code fences and blank
+//! lines, and yields each remaining line trimmed, with its position.
+
+use super::ast::Pos;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line<'a> {
+    /// Position of the first non-blank character.
+    pub pos: Pos,
+    /// The statement text, trimmed, with any trailing `%%` comment removed.
+    pub text: &'a str,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct LexError {
+    pub pos: Pos,
+    pub message: String,
+}
+
+pub struct Lexed<'a> {
+    pub title: Option<String>,
+    pub lines: Vec<Line<'a>>,
+}
+
+/// Split `text` into statement lines.
+pub fn lex(text: &str) -> Result<Lexed<'_>, LexError> {
+    let mut lines = Vec::new();
+    let mut title = None;
+    let mut front: Option<Pos> = None;
+    let mut directive: Option<Pos> = None;
+    let mut seen_content = false;
+    for (i, raw) in text.split('\n').enumerate() {
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        let no = i as u32 + 1;
+        let indent = raw.chars().take_while(|c| c.is_whitespace()).count() as u32;
+        let pos = Pos {
+            line: no,
+            col: indent + 1,
+        };
+        let t = raw.trim();
+        if let Some(start) = front {
+            if t == "---" {
+                front = None;
+            } else if let Some(v) = t.strip_prefix("title:") {
+                title = Some(unquote(v.trim()).to_string());
+            }
+            let _ = start;
+            continue;
+        }
+        if directive.is_some() {
+            if t.contains("}%%") {
+                directive = None;
+            }
+            continue;
+        }
+        if t.is_empty() {
+            continue;
+        }
+        if !seen_content && t == "---" {
+            front = Some(pos);
+            seen_content = true;
+            continue;
+        }
+        seen_content = true;
+        if t.starts_with("%%{") {
+            if !t.contains("}%%") {
+                directive = Some(pos);
+            }
+            continue;
+        }
+        if t.starts_with("%%") || t.starts_with('#') || t.starts_with("```") {
+            continue;
+        }
+        let body = strip_comment(t);
+        if body.is_empty() {
+            continue;
+        }
+        lines.push(Line { pos, text: body });
+    }
+    if let Some(pos) = front {
+        return Err(LexError {
+            pos,
+            message: "front matter opened with `---` is never closed: expected a second `---`"
+                .into(),
+        });
+    }
+    if let Some(pos) = directive {
+        return Err(LexError {
+            pos,
+            message: "`%%{` directive is never closed: expected `}%%`".into(),
+        });
+    }
+    Ok(Lexed { title, lines })
+}
+
+/// Remove a trailing `%%` comment that is outside double quotes.
+fn strip_comment(t: &str) -> &str {
+    let mut quoted = false;
+    let bytes = t.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'"' => quoted = !quoted,
+            b'%' if !quoted && bytes.get(i + 1) == Some(&b'%') => return t[..i].trim_end(),
+            _ => {}
+        }
+    }
+    t
+}
+
+fn unquote(s: &str) -> &str {
+    s.strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .or_else(|| s.strip_prefix('\'').and_then(|s| s.strip_suffix('\'')))
+        .unwrap_or(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drops_front_matter_directives_and_comments() {
+        let src = "---\ntitle: \"Flow\"\n---\n%%{init: {'theme': 'dark'}}%%\n%% note\n```mermaid\nstateDiagram-v2\n  A --> B %% trailing\n\n# hash\n```\n";
+        let l = lex(src).unwrap();
+        assert_eq!(l.title.as_deref(), Some("Flow"));
+        let texts: Vec<&str> = l.lines.iter().map(|l| l.text).collect();
+        assert_eq!(texts, vec!["stateDiagram-v2", "A --> B"]);
+        assert_eq!(l.lines[1].pos, Pos { line: 8, col: 3 });
+    }
+
+    #[test]
+    fn percent_inside_quotes_is_kept() {
+        let l = lex("stateDiagram\nstate \"50%% done\" as A").unwrap();
+        assert_eq!(l.lines[1].text, "state \"50%% done\" as A");
+    }
+
+    #[test]
+    fn unclosed_blocks_are_errors() {
+        assert_eq!(lex("---\ntitle: x\n").err().unwrap().pos.line, 1);
+        assert_eq!(lex("stateDiagram\n%%{init:\n").err().unwrap().pos.line, 2);
+    }
+}

@@ -1,0 +1,361 @@
+//! The `.toml` manifest: names a sequence, its settings and diagrams, how detail diagrams
+//! expand the states of the top-level one, and the bindings from hook events, tools, skills
+//! and `/commands` to states (seed 004 §8's command table is such a map).
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::Path;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::assembly::Assembly;
+use super::bindings;
+use super::label;
+use super::parse_file;
+use crate::dialects::locate::line_col_of_offset;
+use crate::dialects::{LoadError, Loaded};
+use crate::engine::ir::{
+    DeadlockFallback, Enforcement, FailMode, OffPathPolicy, ReaderDecl, ReaderKind, StateId,
+    StateKind,
+};
+use crate::engine::lint::Severity;
+use crate::engine::pattern::Pattern;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Manifest {
+    name: Spanned<String>,
+    #[serde(default)]
+    description: String,
+    diagram: Spanned<String>,
+    enforcement: Option<Enforcement>,
+    off_path: Option<OffPathPolicy>,
+    fail: Option<FailMode>,
+    #[serde(default)]
+    neutral_tools: Vec<Spanned<String>>,
+    #[serde(default)]
+    aliases: BTreeMap<String, String>,
+    deadlock: Option<DeadlockToml>,
+    stop: Option<StopToml>,
+    #[serde(default)]
+    expand: BTreeMap<String, Spanned<String>>,
+    #[serde(default)]
+    vars: BTreeMap<String, toml::Value>,
+    #[serde(default)]
+    flags: BTreeMap<String, bool>,
+    #[serde(default)]
+    readers: BTreeMap<String, Spanned<ReaderToml>>,
+    #[serde(default)]
+    bands: BTreeMap<String, Spanned<BandToml>>,
+    #[serde(default)]
+    bind: Vec<Spanned<BindToml>>,
+    #[serde(default)]
+    edge: Vec<Spanned<EdgeToml>>,
+    #[serde(default)]
+    policy: Vec<Spanned<PolicyToml>>,
+    #[serde(default)]
+    lint: LintToml,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DeadlockToml {
+    limit: Option<u32>,
+    fallback: Option<DeadlockFallback>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StopToml {
+    #[serde(default)]
+    block_until_final: bool,
+    max_blocks: Option<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReaderToml {
+    kind: String,
+    path: Spanned<String>,
+    #[serde(default)]
+    pointer: String,
+    description: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BandToml {
+    range: [f64; 2],
+    #[serde(default)]
+    states: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct BindToml {
+    pub(super) on: Option<Spanned<String>>,
+    pub(super) enter: Option<Spanned<String>>,
+    pub(super) from: Option<Spanned<toml::Value>>,
+    pub(super) note: Option<String>,
+    pub(super) state: Option<Spanned<String>>,
+    pub(super) activity: Option<Spanned<String>>,
+    pub(super) weight: Option<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct EdgeToml {
+    pub(super) from: Spanned<String>,
+    pub(super) to: Spanned<String>,
+    #[serde(rename = "match")]
+    pub(super) matching: Option<String>,
+    pub(super) label: Spanned<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct PolicyToml {
+    pub(super) state: Spanned<toml::Value>,
+    #[serde(default)]
+    pub(super) allow: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub(super) deny: Vec<Spanned<String>>,
+    pub(super) recovery: Option<String>,
+    pub(super) enforcement: Option<Enforcement>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct LintToml {
+    /// Mermaid warning codes to leave out (`unparsed-label` for diagrams written in prose).
+    #[serde(default)]
+    allow: Vec<String>,
+}
+
+/// Variables a reader path may use (ARCHITECTURE §7: paths expand from a fixed set only).
+const PATH_VARS: &[&str] = &["HOME", "HEAVEN_DATA_DIR", "CLAUDE_PROJECT_DIR", "SEED_HOME"];
+
+pub(super) struct Cx<'a> {
+    pub(super) file: &'a str,
+    pub(super) text: &'a str,
+}
+
+impl Cx<'_> {
+    pub(super) fn at(&self, span: Range<usize>, msg: impl Into<String>) -> LoadError {
+        let (line, col) = line_col_of_offset(self.text, span.start);
+        LoadError::at(self.file, line, col, msg)
+    }
+    pub(super) fn pos(&self, span: Range<usize>) -> (u32, u32) {
+        line_col_of_offset(self.text, span.start)
+    }
+}
+
+/// Load a manifest; `resolve` reads the diagrams it names (relative to the manifest).
+pub fn load(
+    file: &str,
+    text: &str,
+    resolve: &dyn Fn(&str) -> Option<String>,
+) -> Result<Loaded, LoadError> {
+    let cx = Cx { file, text };
+    let m: Manifest = toml::from_str(text).map_err(|e| {
+        let (line, col) = e.span().map(|s| cx.pos(s)).unwrap_or((1, 1));
+        LoadError::at(
+            file,
+            line,
+            col,
+            format!("invalid manifest: {}", e.message().trim()),
+        )
+    })?;
+    if m.name.get_ref().trim().is_empty() {
+        return Err(cx.at(m.name.span(), "`name` must not be empty"));
+    }
+    let mut a = Assembly::new(m.name.get_ref(), false);
+    a.manifest_file = file.to_string();
+    let top = read_diagram(&cx, resolve, &m.diagram)?;
+    a.insert(&top.1, &top.0, StateId::ROOT)?;
+    expand(&cx, resolve, &m, &mut a)?;
+    settings(&cx, &m, &mut a)?;
+    for b in &m.bind {
+        bindings::activity(&cx, b, &mut a)?;
+    }
+    for p in &m.policy {
+        bindings::policy(&cx, p, &mut a)?;
+    }
+    for e in &m.edge {
+        bindings::edge_override(&cx, e, &mut a)?;
+    }
+    a.compile_edges()?;
+    for b in &m.bind {
+        bindings::binding(&cx, b, &mut a)?;
+    }
+    let mut ranges = Vec::new();
+    for (name, band) in &m.bands {
+        let bt = band.get_ref();
+        for s in &bt.states {
+            let id = a
+                .resolve(s.get_ref(), Some(0))
+                .map_err(|e| cx.at(s.span(), e))?;
+            match a.bands.iter_mut().find(|(n, _)| n == name) {
+                Some((_, members)) => members.push(id),
+                None => a.bands.push((name.clone(), vec![id])),
+            }
+        }
+        ranges.push((name.clone(), bt.range[0], bt.range[1]));
+    }
+    let (mut chart, mut warnings) = a.finish(&ranges)?;
+    warnings.retain(|w| w.severity == Severity::Error || !m.lint.allow.contains(&w.code));
+    chart.name = m.name.get_ref().clone();
+    chart.description = m.description.clone();
+    Ok(Loaded {
+        chart,
+        source: file.to_string(),
+        warnings,
+    })
+}
+
+/// The diagram a manifest names, as (its file name for messages, its syntax tree).
+fn read_diagram(
+    cx: &Cx,
+    resolve: &dyn Fn(&str) -> Option<String>,
+    rel: &Spanned<String>,
+) -> Result<(String, super::ast::Diagram), LoadError> {
+    let r = rel.get_ref();
+    if Path::new(r).is_absolute() {
+        return Err(cx.at(
+            rel.span(),
+            format!("`{r}`: diagram paths are relative to the manifest"),
+        ));
+    }
+    let text = resolve(r).ok_or_else(|| {
+        cx.at(
+            rel.span(),
+            format!("cannot read diagram `{r}` (paths are relative to the manifest)"),
+        )
+    })?;
+    let shown = match Path::new(cx.file).parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.join(r).display().to_string(),
+        _ => r.clone(),
+    };
+    Ok((shown.clone(), parse_file(&shown, &text)?))
+}
+
+/// `[expand] state = "detail.mmd"`: the detail diagram's states go inside `state` (created at
+/// the top level when the overview does not draw it). Shallower states expand first.
+fn expand(
+    cx: &Cx,
+    resolve: &dyn Fn(&str) -> Option<String>,
+    m: &Manifest,
+    a: &mut Assembly,
+) -> Result<(), LoadError> {
+    let mut items: Vec<(&String, &Spanned<String>)> = m.expand.iter().collect();
+    items.sort_by_key(|(k, _)| k.split('.').count());
+    for (key, rel) in items {
+        let target = match a.resolve(key, Some(0)) {
+            Ok(id) => id,
+            Err(_) if !key.contains('.') && label::is_name(key) => {
+                a.b.add_state(StateId::ROOT, key, StateKind::Atomic)
+                    .map_err(|e| cx.at(rel.span(), e.to_string()))?
+            }
+            Err(e) => return Err(cx.at(rel.span(), format!("[expand] {key}: {e}"))),
+        };
+        if !a.b.state(target).children.is_empty() {
+            return Err(cx.at(
+                rel.span(),
+                format!("[expand] `{key}` already has states inside: expand a state drawn as a plain box"),
+            ));
+        }
+        let (shown, d) = read_diagram(cx, resolve, rel)?;
+        a.insert(&d, &shown, target)?;
+    }
+    Ok(())
+}
+
+fn settings(cx: &Cx, m: &Manifest, a: &mut Assembly) -> Result<(), LoadError> {
+    let chart = a.b.chart_mut();
+    let s = &mut chart.settings;
+    if let Some(e) = m.enforcement {
+        s.enforcement = e;
+    }
+    if let Some(o) = m.off_path {
+        s.off_path = o;
+    }
+    if let Some(f) = m.fail {
+        s.fail = f;
+    }
+    if let Some(d) = &m.deadlock {
+        if let Some(l) = d.limit {
+            s.deadlock.limit = l.min(1000);
+        }
+        if let Some(f) = d.fallback {
+            s.deadlock.fallback = f;
+        }
+    }
+    if let Some(st) = &m.stop {
+        s.stop.block_until_final = st.block_until_final;
+        s.stop.max_blocks = st.max_blocks.unwrap_or(2).min(100);
+    }
+    for t in &m.neutral_tools {
+        let p = Pattern::parse(t.get_ref()).map_err(|e| cx.at(t.span(), e.to_string()))?;
+        chart.neutral.push(p);
+    }
+    chart.aliases = m.aliases.clone();
+    for (k, v) in &m.vars {
+        let v = serde_json::to_value(v).unwrap_or(serde_json::Value::Null);
+        chart.vars.insert(k.clone(), v);
+    }
+    for (k, v) in &m.flags {
+        chart
+            .vars
+            .insert(format!("flags.{k}"), serde_json::Value::Bool(*v));
+    }
+    for (name, r) in &m.readers {
+        let rt = r.get_ref();
+        check_path_vars(rt.path.get_ref())
+            .map_err(|e| cx.at(rt.path.span(), format!("reader `{name}`: {e}")))?;
+        let path = rt.path.get_ref().clone();
+        let kind = match rt.kind.as_str() {
+            "json" => ReaderKind::Json {
+                path: path.clone(),
+                pointer: rt.pointer.clone(),
+            },
+            "file_exists" | "exists" => ReaderKind::FileExists { path: path.clone() },
+            "count" => ReaderKind::Count { path: path.clone() },
+            "age" => ReaderKind::Age { path: path.clone() },
+            k => {
+                return Err(cx.at(
+                    r.span(),
+                    format!("reader `{name}`: unknown kind `{k}`: expected json, file_exists, count or age"),
+                ));
+            }
+        };
+        chart.readers.push(ReaderDecl {
+            name: name.clone(),
+            kind,
+            description: rt.description.clone(),
+        });
+    }
+    Ok(())
+}
+
+fn check_path_vars(path: &str) -> Result<(), String> {
+    let mut rest = path;
+    while let Some(i) = rest.find("${") {
+        let Some(end) = rest[i..].find('}') else {
+            return Err("unclosed `${` in path".into());
+        };
+        let var = &rest[i + 2..i + end];
+        if !PATH_VARS.contains(&var) {
+            return Err(format!(
+                "`${{{var}}}` is not allowed in paths: use {}",
+                PATH_VARS
+                    .iter()
+                    .map(|v| format!("${{{v}}}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        rest = &rest[i + end..];
+    }
+    Ok(())
+}

@@ -1,0 +1,308 @@
+//! The Mermaid dialect: how unlabelled and prose-labelled edges are read, the dialect's lints,
+//! errors at `file:line:column`, huge input, and arbitrary input that must never panic.
+
+use seed::dialects::{LoadError, Loaded, load_text};
+use seed::engine::ir::{Chart, State, Transition, Trigger};
+use seed::engine::lint::Lint;
+use seed::engine::{Event, Facts, Machine, Phase};
+use serde_json::json;
+
+fn load(text: &str) -> Loaded {
+    match load_text("t.mmd", text, &|_| None) {
+        Ok(l) => l,
+        Err(e) => panic!("should load: {e}"),
+    }
+}
+
+fn error(text: &str) -> LoadError {
+    load_text("t.mmd", text, &|_| None).expect_err("should be rejected")
+}
+
+fn state<'a>(c: &'a Chart, key: &str) -> &'a State {
+    c.states
+        .iter()
+        .find(|s| s.key == key)
+        .unwrap_or_else(|| panic!("no state `{key}` in {:?}", keys(c)))
+}
+
+fn keys(c: &Chart) -> Vec<&str> {
+    c.states.iter().skip(1).map(|s| s.key.as_str()).collect()
+}
+
+fn from<'a>(c: &'a Chart, key: &str) -> Vec<&'a Transition> {
+    let id = state(c, key).id;
+    c.transitions.iter().filter(|t| t.source == id).collect()
+}
+
+fn lints<'a>(l: &'a Loaded, code: &str) -> Vec<&'a Lint> {
+    l.warnings.iter().filter(|w| w.code == code).collect()
+}
+
+/// Advance through `events` and return the active atomic keys.
+fn walk(l: &Loaded, events: &[Event]) -> Vec<String> {
+    let m = Machine::new(l.chart.clone());
+    let facts = Facts::new();
+    let mut snap = m.start(&facts);
+    for e in events {
+        m.step(&mut snap, Phase::Advance, e, &facts);
+    }
+    m.status(&snap).current
+}
+
+#[test]
+fn prose_labels_are_documentation_and_the_edge_behaves_as_unlabelled() {
+    let l = load(
+        "stateDiagram-v2\n  [*] --> A\n  A --> B : user says Yes\n  B --> C : Edit (re-shape)\n",
+    );
+    let w = lints(&l, "unparsed-label");
+    assert_eq!(w.len(), 2);
+    assert_eq!(w[0].span.map(|s| (s.line, s.col)), Some((3, 13)));
+    let ab = from(&l.chart, "A")[0];
+    assert_eq!(ab.label.as_deref(), Some("user says Yes"));
+    assert_eq!(
+        ab.trigger,
+        Trigger::Always,
+        "no activities on either side: eventless"
+    );
+}
+
+#[test]
+fn unlabelled_edges_read_by_their_source_and_target() {
+    let l = load(
+        "stateDiagram-v2\n  state \"Clarify\\ntool: AskUserQuestion\" as clarify\n  state \"Plan\\nTodoWrite\" as plan\n  [*] --> wait\n  wait --> clarify\n  clarify --> plan\n  plan --> idle\n  idle --> done\n  clarify --> clarify\n  done --> done\n",
+    );
+    let c = &l.chart;
+    let t = |k: &str| {
+        from(c, k)
+            .into_iter()
+            .find(|t| !t.targets.is_empty())
+            .map(|t| t.trigger.clone())
+    };
+    // Target-triggered: wait has no activity, clarify's activity moves into it.
+    assert!(format!("{:?}", t("wait")).contains("AskUserQuestion"));
+    // Completion: clarify has an activity, observing it again completes it.
+    assert!(format!("{:?}", t("clarify")).contains("AskUserQuestion"));
+    assert!(format!("{:?}", t("plan")).contains("TodoWrite"));
+    // Neither side has an activity: eventless.
+    assert_eq!(t("idle"), Some(Trigger::Always));
+    // A self-loop on a state with an activity is neutral (targetless).
+    assert!(from(c, "clarify").iter().any(|t| t.targets.is_empty()));
+    // One without a trigger or an activity could never wait: documentation only.
+    assert_eq!(lints(&l, "eventless-self-loop").len(), 1);
+    let ask = Event::tool("AskUserQuestion", json!({}));
+    assert_eq!(walk(&l, std::slice::from_ref(&ask)), vec!["clarify"]);
+    assert_eq!(walk(&l, &[ask.clone(), ask.clone()]), vec!["plan"]);
+}
+
+#[test]
+fn states_without_a_way_out_end_their_scope() {
+    let l = load(
+        "stateDiagram-v2\n  [*] --> A\n  state A {\n    [*] --> leaf\n  }\n  A --> B : Bash\n  B --> C : Edit\n",
+    );
+    let w = lints(&l, "implicit-end");
+    assert_eq!(w.len(), 2, "{:?}", l.warnings);
+    assert!(state(&l.chart, "A.__final").is_final());
+    assert_eq!(
+        walk(
+            &l,
+            &[
+                Event::tool("Bash", json!({})),
+                Event::tool("Edit", json!({}))
+            ]
+        ),
+        vec!["__final"]
+    );
+}
+
+#[test]
+fn unknown_stereotypes_and_eventless_loops_are_reported() {
+    let l = load(
+        "stateDiagram-v2\n  state X <<note>>\n  [*] --> A\n  A --> B\n  B --> A\n  A --> X : Bash\n",
+    );
+    assert_eq!(lints(&l, "unknown-stereotype").len(), 1);
+    let loops = lints(&l, "eventless-loop");
+    assert_eq!(loops.len(), 1);
+    assert!(
+        loops[0].message.contains("A → B → A"),
+        "{}",
+        loops[0].message
+    );
+}
+
+#[test]
+fn states_passed_eventlessly_at_start_are_not_reported_unreachable() {
+    // Engine lint: the start settles through A and B; they were entered, so they are reachable.
+    let l = load("stateDiagram-v2\n  [*] --> A\n  A --> B\n  B --> C\n  C --> [*] : Bash\n");
+    let m = Machine::new(l.chart.clone());
+    assert!(
+        m.lint().iter().all(|x| x.code != "unreachable"),
+        "{:?}",
+        m.lint()
+    );
+}
+
+#[test]
+fn malformed_input_is_rejected_with_line_and_column() {
+    let cases: &[(&str, (u32, u32), &str)] = &[
+        (
+            "stateDiagram-v2\n  state A {\n    [*] --> b\n",
+            (2, 3),
+            "never closed",
+        ),
+        (
+            "stateDiagram-v2\n  A --> B\n  }\n",
+            (3, 3),
+            "unexpected `}`",
+        ),
+        (
+            "stateDiagram-v2\n  A --> B\n  --\n",
+            (3, 3),
+            "only allowed inside a composite",
+        ),
+        (
+            "stateDiagram-v2\n  heaven-subagent --> B\n",
+            (2, 3),
+            "not a valid state id",
+        ),
+        (
+            "stateDiagram-v2\n  state \"open label as X\n",
+            (2, 9),
+            "unterminated string",
+        ),
+        (
+            "stateDiagram-v2\n  state \"Label\" X\n",
+            (2, 17),
+            "expected `as <id>`",
+        ),
+        (
+            "stateDiagram-v2\n  note above A : x\n",
+            (2, 3),
+            "note left of",
+        ),
+        (
+            "stateDiagram-v2\n  note left of A\n    text\n",
+            (2, 3),
+            "end note",
+        ),
+        (
+            "stateDiagram-v2\n  [*] --> [*]\n",
+            (2, 3),
+            "connects nothing",
+        ),
+        ("stateDiagram-v2\n  A -->\n", (2, 8), "after `-->`"),
+        (
+            "stateDiagram-v2\n  A --> B extra\n",
+            (2, 11),
+            "expected `: label`",
+        ),
+        (
+            "stateDiagram-v2\n  this is not mermaid\n",
+            (2, 3),
+            "unrecognised statement",
+        ),
+        ("stateDiagram-v2\n  state S <<choice\n", (2, 11), "`>>`"),
+        (
+            "stateDiagram-v2\n  [*] --> A\n  A --> B : Bash [in(Nowhere)]\n",
+            (3, 13),
+            "no state `Nowhere`",
+        ),
+        (
+            "stateDiagram-v2\n  state \"A\\nweight: heavy\" as A\n",
+            (2, 10),
+            "must be a number",
+        ),
+        (
+            "stateDiagram-v2\n  state \"A\\ntool: a||b\" as A\n",
+            (2, 10),
+            "empty alternative",
+        ),
+    ];
+    for (text, (line, col), needle) in cases {
+        let e = error(text);
+        assert_eq!((e.line, e.col), (*line, *col), "{text:?} → {e}");
+        assert!(e.message.contains(needle), "{text:?} → {e}");
+        assert!(e.to_string().starts_with(&format!("t.mmd:{line}:{col}: ")));
+    }
+}
+
+#[test]
+fn huge_diagrams_load_in_linear_time() {
+    let mut text = String::from("stateDiagram-v2\n  [*] --> s0\n");
+    for i in 0..50_000 {
+        text.push_str(&format!(
+            "  s{i} --> s{} : Bash\n  s{i} : step {i}\n",
+            i + 1
+        ));
+    }
+    let started = std::time::Instant::now();
+    let l = load(&text);
+    // A guard against quadratic behaviour, not a benchmark: this takes well under a second
+    // in release builds.
+    assert!(
+        started.elapsed().as_secs() < 30,
+        "took {:?}",
+        started.elapsed()
+    );
+    assert_eq!(l.chart.states.len(), 1 + 50_001 + 1);
+}
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    const LINES: &[&str] = &[
+        "stateDiagram-v2",
+        "state A {",
+        "}",
+        "--",
+        "[*] --> A",
+        "A --> B : Bash",
+        "A --> [*]",
+        "state c <<choice>>",
+        "c --> A : [flag x]",
+        "c --> B",
+        "state f <<fork>>",
+        "f --> A",
+        "state j <<join>>",
+        "A --> j",
+        "j --> B",
+        "note left of A : n",
+        "note right of B",
+        "end note",
+        "state \"L\\ntool: Edit\" as B",
+        "B : desc",
+        "A --> A",
+        "B --> c : /x [",
+        "%% c",
+        "direction LR",
+        "state P {",
+        "[*] --> q",
+        "q --> [*] : Stop",
+        "x-y --> z",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        #[test]
+        fn arbitrary_text_never_panics(s in "\\PC{0,400}") {
+            let _ = load_text("f.mmd", &s, &|_| None);
+            let _ = load_text("f.mmd", &format!("stateDiagram-v2\n{s}"), &|_| None);
+        }
+
+        #[test]
+        fn arbitrary_statement_soup_loads_or_errors(idx in proptest::collection::vec(0..LINES.len(), 0..40)) {
+            let mut text = String::from("stateDiagram-v2\n");
+            for i in idx {
+                text.push_str(LINES[i]);
+                text.push('\n');
+            }
+            if let Ok(l) = load_text("f.mmd", &text, &|_| None) {
+                // Whatever loads can be stepped.
+                let m = Machine::new(l.chart);
+                let mut snap = m.start(&Facts::new());
+                m.step(&mut snap, Phase::Gate, &Event::tool("Bash", json!({})), &Facts::new());
+                m.step(&mut snap, Phase::Advance, &Event::tool("Bash", json!({})), &Facts::new());
+            }
+        }
+    }
+}

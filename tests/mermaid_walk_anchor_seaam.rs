@@ -1,0 +1,139 @@
+//! Walks through `odyssean_anchor` (seed 001) and `seaam_organ_lifecycle` (seed 002): the
+//! hook events and `dna.json` facts along the way, with the node, verdict, progress and
+//! recovery expected after each.
+
+mod mermaid_common;
+
+use mermaid_common::{Walk, tool};
+use seed::engine::{Decision, Event, VerdictKind};
+use serde_json::{Value, json};
+
+#[test]
+fn odyssean_anchor_binds_in_three_stages_with_no_work_before_the_permit() {
+    let mut w = Walk::new("odyssean_anchor");
+    w.expect("LOBBY", 0.0, Some("odyssean_anchor(stage=\"init\")"));
+    let edit = tool("Edit", json!({"file_path": "src/main.rs"}));
+    let v = w.gate(&edit);
+    assert_eq!((v.kind, v.decision), (VerdictKind::Deny, Decision::Deny));
+    assert!(v.reason.contains("No work permit yet: start the binding with odyssean_anchor(stage=\"init\", role=\"<role>\", tier=\"FULL|LITE|UNTRACKED\", topic=\"<topic>\")."), "{}", v.reason);
+    assert!(v.reason.contains("Call odyssean_anchor(stage=\"init\"), then odyssean_anchor(stage=\"commit_identity\"), then odyssean_anchor(stage=\"bind\") first; then Edit is allowed."), "{}", v.reason);
+    assert_eq!(v.next.as_deref(), Some("odyssean_anchor(stage=\"init\")"));
+    w.call(
+        &tool(
+            "Read",
+            json!({"file_path": ".hestai-sys/agents/impl.oct.md"}),
+        ),
+        VerdictKind::Neutral,
+    );
+    // The anchor tool is matched on any MCP server; the stage is in its input.
+    let init = tool(
+        "mcp__hestai__odyssean_anchor",
+        json!({"stage": "init", "role": "implementation-lead", "tier": "LITE", "topic": "cache"}),
+    );
+    w.call(&init, VerdictKind::Advance).expect(
+        "IDENTIFYING",
+        33.3,
+        Some("odyssean_anchor(stage=\"commit_identity\")"),
+    );
+    assert_eq!(w.snap.vars.get("tier"), Some(&json!("LITE")));
+    assert_eq!(w.snap.vars.get("role"), Some(&json!("implementation-lead")));
+    let v = w.gate(&tool("Bash", json!({"command": "cargo build"})));
+    assert_eq!(v.decision, Decision::Deny);
+    assert!(
+        v.reason.contains("stage=\"commit_identity\", payload="),
+        "{}",
+        v.reason
+    );
+    let commit = tool(
+        "mcp__other_server__odyssean_anchor",
+        json!({"stage": "commit_identity", "payload": "===IDENTITY===…"}),
+    );
+    w.call(&commit, VerdictKind::Advance).expect(
+        "CONTEXTUALIZING",
+        66.7,
+        Some("odyssean_anchor(stage=\"bind\")"),
+    );
+    let bind = tool(
+        "mcp__hestai__odyssean_anchor",
+        json!({"stage": "bind", "payload": "===IDENTITY===…"}),
+    );
+    w.call(&bind, VerdictKind::Advance)
+        .expect("BOUND", 100.0, None);
+    // With the work permit, work is neutral.
+    w.call(&edit, VerdictKind::Neutral)
+        .expect("BOUND", 100.0, None);
+    w.advance(&Event::lifecycle("SessionEnd"));
+    assert!(w.m.progress(&w.snap).done);
+}
+
+#[test]
+fn odyssean_anchor_off_path_calls_are_denied_and_escalate() {
+    let mut w = Walk::new("odyssean_anchor");
+    // A stage out of order is allowed by the permit list but moves nothing.
+    let early = tool("mcp__hestai__odyssean_anchor", json!({"stage": "bind"}));
+    w.call(&early, VerdictKind::Neutral).expect(
+        "LOBBY",
+        0.0,
+        Some("odyssean_anchor(stage=\"init\")"),
+    );
+    let write = tool("Write", json!({"file_path": "notes.md"}));
+    assert_eq!(w.gate(&write).decision, Decision::Deny);
+    assert_eq!(w.gate(&write).decision, Decision::Deny);
+    let third = w.gate(&write);
+    assert_eq!((third.decision, third.escalated), (Decision::Deny, true));
+    assert!(
+        third
+            .reason
+            .contains("denied 3 times: stop retrying it and ask the user"),
+        "{}",
+        third.reason
+    );
+    let rec = w.m.recovery(&w.snap, Some(&write));
+    assert!(
+        rec.suggestions[0].starts_with("No work permit yet"),
+        "{:?}",
+        rec.suggestions
+    );
+    assert_eq!(rec.path_to_denied.map(|p| p.len()), Some(4));
+}
+
+#[test]
+fn seaam_organ_lifecycle_follows_dna_json() {
+    let mut w = Walk::new("seaam_organ_lifecycle");
+    w.expect("Designed", 0.0, Some("Bash(command=\"*seaam*\")"));
+    // Observe mode: nothing is ever blocked.
+    assert_eq!(w.gate(&tool("Edit", json!({}))).decision, Decision::Allow);
+    let run = tool("Bash", json!({"command": "python -m seaam"}));
+    w.facts(&[(
+        "blueprint",
+        json!({"soma.perception.observer": {"version": 1}}),
+    )]);
+    w.call(&run, VerdictKind::Advance)
+        .expect("Generating", 20.0, None);
+    w.facts(&[("organ_files", json!(1))])
+        .advance(&tool("Read", json!({})));
+    w.expect("Importing", 40.0, None);
+    w.facts(&[
+        ("failure", json!("import")),
+        ("failure_module", json!("soma.perception.observer")),
+        ("failure_message", json!("No module named 'watchdog'")),
+    ]);
+    w.advance(&tool("Read", json!({})))
+        .expect("Failed", 0.0, Some("Bash(command=\"*seaam*\")"));
+    let rec = w.m.recovery(&w.snap, None);
+    assert_eq!(
+        rec.suggestions[0],
+        "Organ soma.perception.observer failed (import): No module named 'watchdog'. The Architect redesigns it in the next cycle; once dna.json's failure is cleared the organ goes back to Pending."
+    );
+    w.facts(&[("failure", Value::Null)])
+        .advance(&tool("Read", json!({})));
+    w.expect("Pending", 10.0, Some("Bash(command=\"*seaam*\")"));
+    w.advance(&run);
+    w.facts(&[("active_module", json!("soma.perception.observer"))])
+        .advance(&tool("Read", json!({})));
+    w.expect("Running", 80.0, None);
+    w.facts(&[("goal_achieved", json!(true))])
+        .advance(&tool("Read", json!({})));
+    w.expect("__final", 100.0, None);
+    assert!(w.m.progress(&w.snap).done);
+}

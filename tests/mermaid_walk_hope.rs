@@ -1,0 +1,229 @@
+//! Walks through `hope` (seed 004): the hook events an agent following the seed produces, with
+//! the node, verdict, progress and recovery expected after each.
+
+mod mermaid_common;
+
+use mermaid_common::{Walk, skill, tool};
+use seed::engine::{Decision, Event, Facts, Phase, VerdictKind};
+use serde_json::json;
+
+#[test]
+fn hope_build_session_from_need_to_done() {
+    let mut w = Walk::new("hope");
+    w.expect("user_need", 0.0, Some("hope:intent"));
+    w.advance(&Event::lifecycle("SessionStart"))
+        .expect("user_need", 0.0, Some("hope:intent"));
+    w.advance(&Event::prompt("add a caching layer to the API"))
+        .expect("intent.acknowledge", 4.2, Some("AskUserQuestion"));
+    w.call(&skill("hope:intent"), VerdictKind::Advance).expect(
+        "intent.acknowledge",
+        4.2,
+        Some("AskUserQuestion"),
+    );
+    w.call(&tool("AskUserQuestion", json!({})), VerdictKind::Advance)
+        .expect("intent.clarify", 11.1, Some("hope:shape"));
+    w.call(&tool("AskUserQuestion", json!({})), VerdictKind::Neutral)
+        .expect("intent.clarify", 11.1, Some("hope:shape"));
+    w.call(&skill("hope:shape"), VerdictKind::Advance).expect(
+        "shape.extract",
+        25.0,
+        Some("hope:consult"),
+    );
+    w.call(&skill("hope:consult"), VerdictKind::Advance).expect(
+        "shape.__final",
+        45.0,
+        Some("hope:consult"),
+    );
+    w.call(&skill("hope:consult"), VerdictKind::Advance).expect(
+        "consult.__final",
+        55.0,
+        Some("hope:loop"),
+    );
+    // Intent, shape and coverage exist: leaving plan mode starts the loop.
+    w.call(&tool("ExitPlanMode", json!({})), VerdictKind::Advance)
+        .expect("loop.spec_scoring", 63.0, Some("AskUserQuestion"));
+    w.call(&tool("AskUserQuestion", json!({})), VerdictKind::Advance)
+        .expect("loop.shape_approval", 63.0, Some("TodoWrite"));
+    w.call(&tool("TodoWrite", json!({})), VerdictKind::Advance)
+        .expect("loop.decompose", 63.0, Some("Task"));
+    w.call(
+        &tool("Task", json!({"prompt": "wave 1"})),
+        VerdictKind::Advance,
+    )
+    .expect("loop.wave_exec", 63.0, Some("Task"));
+    w.call(
+        &tool("Edit", json!({"file_path": "src/cache.rs"})),
+        VerdictKind::Neutral,
+    );
+    w.call(
+        &tool("Task", json!({"prompt": "wave 2"})),
+        VerdictKind::Neutral,
+    )
+    .expect("loop.wave_exec", 63.0, Some("Task"));
+    // The loop's body is one retry loop (review feedback leads back to scoring): progress
+    // stays at its entry, marked as in a loop.
+    assert!(w.m.progress(&w.snap).in_loop);
+    w.call(&skill("hope:consult"), VerdictKind::Advance).expect(
+        "loop.expert_review",
+        63.0,
+        Some("Task"),
+    );
+    w.call(
+        &tool("Bash", json!({"command": "cargo test"})),
+        VerdictKind::Advance,
+    )
+    .expect("loop.verify_gate", 63.0, Some("AskUserQuestion"));
+    w.call(&tool("AskUserQuestion", json!({})), VerdictKind::Advance)
+        .expect("loop.review_feedback", 63.0, Some("hope:loop"));
+    let stop = w.m.step(
+        &mut w.snap,
+        Phase::Stop,
+        &Event::lifecycle("Stop"),
+        &Facts::new(),
+    );
+    assert_eq!(stop.verdict.map(|v| v.kind), Some(VerdictKind::StopAllowed));
+    w.expect("completed", 95.0, Some("hope:intent"));
+    // Done; /hope:intent could still start a new intent from here.
+    w.advance(&Event::lifecycle("SessionEnd"))
+        .expect("__final", 100.0, Some("hope:intent"));
+    assert!(w.m.progress(&w.snap).done);
+    assert!(
+        w.m.guidance_line(&w.snap)
+            .contains("next: done · 100% done")
+    );
+}
+
+#[test]
+fn hope_exit_plan_mode_is_a_sequential_deny_chain_with_max_three_denials() {
+    let mut w = Walk::new("hope");
+    w.advance(&Event::prompt("plan the migration"));
+    let exit = tool("ExitPlanMode", json!({"plan": "…"}));
+    let v = w.gate(&exit);
+    assert_eq!((v.kind, v.decision), (VerdictKind::Deny, Decision::Deny));
+    assert!(
+        v.reason.contains("The intent brief is missing"),
+        "{}",
+        v.reason
+    );
+    assert!(v.reason.contains("Call AskUserQuestion, then hope:shape, then hope:consult, then hope:consult first; then ExitPlanMode is allowed."), "{}", v.reason);
+    assert_eq!(w.gate(&exit).decision, Decision::Deny);
+    // The third identical attempt goes to the user, who owns the decision.
+    let third = w.gate(&exit);
+    assert_eq!(
+        (third.decision, third.escalated, third.repeat),
+        (Decision::Ask, true, 3)
+    );
+    assert!(third.reason.contains("ask the user"), "{}", third.reason);
+
+    w.call(&tool("AskUserQuestion", json!({})), VerdictKind::Advance);
+    w.call(&skill("hope:shape"), VerdictKind::Advance);
+    let v = w.gate(&exit);
+    assert!(v.reason.contains("The shape is missing"), "{}", v.reason);
+    assert!(
+        v.reason
+            .contains("Call hope:consult, then hope:consult first"),
+        "{}",
+        v.reason
+    );
+    w.call(&skill("hope:consult"), VerdictKind::Advance);
+    let v = w.gate(&exit);
+    assert!(v.reason.contains("Coverage is missing"), "{}", v.reason);
+    assert_eq!(
+        v.denied_by.map(|d| d.tier),
+        Some("shape (approach selection)".into())
+    );
+    w.call(&skill("hope:consult"), VerdictKind::Advance);
+    assert_eq!(w.gate(&exit).kind, VerdictKind::Advance);
+}
+
+#[test]
+fn hope_off_path_calls_are_advised_with_a_concrete_recovery() {
+    let mut w = Walk::new("hope");
+    w.advance(&Event::prompt("fix the login bug"));
+    w.call(&tool("AskUserQuestion", json!({})), VerdictKind::Advance);
+    // Editing before intent and shape: "gates advise, never prevent".
+    let v = w.gate(&tool("Edit", json!({"file_path": "src/login.rs"})));
+    assert_eq!(
+        (v.kind, v.decision),
+        (VerdictKind::OffPath, Decision::Allow)
+    );
+    let warning = v.warning.expect("advised");
+    assert!(
+        warning.contains("Edit is not part of \"hope\" at step \"clarify\""),
+        "{warning}"
+    );
+    assert!(warning.contains("Call hope:shape, then hope:consult, then hope:consult, then hope:loop first; then Edit is allowed."), "{warning}");
+    // Skipping ahead to the loop is advised too, and the recovery names the next stage.
+    let v = w.gate(&skill("hope:loop"));
+    assert_eq!(
+        (v.kind, v.decision),
+        (VerdictKind::OffPath, Decision::Allow)
+    );
+    assert_eq!(v.next.as_deref(), Some("hope:shape"));
+    let rec = w.m.recovery(&w.snap, None);
+    assert_eq!(
+        rec.suggestions.last().map(String::as_str),
+        Some("Next: call hope:shape (or AskUserQuestion, hope:intent, /hope:panel).")
+    );
+    assert_eq!(w.at(), vec!["intent.clarify"], "nothing moved");
+}
+
+#[test]
+fn hope_commands_and_back_transitions() {
+    let mut w = Walk::new("hope");
+    w.advance(&Event::prompt("/hope:full build a CLI"));
+    // /hope:full runs soul (detect type → engagement → audit → footer) and hands off to intent.
+    assert_eq!(w.at(), vec!["intent.acknowledge"]);
+    assert!(
+        w.snap
+            .visited
+            .contains(&w.m.chart.find("soul.audit").expect("audit"))
+    );
+    w.advance(&Event::prompt("/hope:block some-expert"));
+    assert_eq!(
+        w.at(),
+        vec!["intent.acknowledge"],
+        "/hope:block changes no state"
+    );
+    for e in [
+        tool("AskUserQuestion", json!({})),
+        skill("hope:shape"),
+        skill("hope:consult"),
+        skill("hope:consult"),
+        skill("hope:loop"),
+    ] {
+        w.advance(&e);
+    }
+    assert_eq!(w.at(), vec!["loop.spec_scoring"]);
+    // §9: wrong intent → intent.acknowledge, from anywhere.
+    w.advance(&Event::prompt("/hope:intent"));
+    assert_eq!(w.at(), vec!["intent.acknowledge"]);
+    for e in [
+        tool("AskUserQuestion", json!({})),
+        skill("hope:shape"),
+        skill("hope:consult"),
+        skill("hope:consult"),
+        skill("hope:loop"),
+    ] {
+        w.advance(&e);
+    }
+    // §9: reshape needed → shape.
+    w.advance(&skill("hope:shape"));
+    assert_eq!(w.at(), vec!["shape.extract"]);
+    // /hope:summon enters consult at load_blocklist; consult runs to its end.
+    w.advance(&Event::prompt("/hope:summon Kent Beck"));
+    assert_eq!(w.at(), vec!["consult.__final"]);
+    assert!(
+        w.snap
+            .visited
+            .contains(&w.m.chart.find("consult.blocklist").expect("blocklist"))
+    );
+    // /hope:bond: team composition; the chart waits for the blueprint question.
+    w.advance(&Event::prompt("/hope:bond split the work"));
+    assert_eq!(w.at(), vec!["bond.design"]);
+    w.advance(&tool("AskUserQuestion", json!({})));
+    w.advance(&tool("Task", json!({})));
+    assert_eq!(w.at(), vec!["bond.__final"]);
+    w.advance(&skill("hope:loop"));
+    assert_eq!(w.at(), vec!["loop.spec_scoring"]);
+}
