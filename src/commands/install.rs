@@ -281,25 +281,53 @@ fn replace_file(path: &Path, text: &str) -> std::io::Result<()> {
 pub fn run(args: cli::InstallArgs, uninstall: bool) -> CmdResult {
     let scope = scope_of(&args);
     let path = settings_path(scope)?;
-    let old = match std::fs::read_to_string(&path) {
+    let bin = match (&args.bin, scope) {
+        (Some(b), _) => b.clone(),
+        (None, Scope::Project) => "seed".to_string(),
+        (None, _) => std::env::current_exe()
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|_| "seed".into()),
+    };
+    let sequence = args.sequence.as_deref();
+    update_file(&path, args.dry_run, uninstall, "hooks", |v| {
+        if uninstall {
+            remove(v).map(|r| r.0)
+        } else {
+            merge(v, &bin, sequence)
+        }
+    })?;
+    if args.mcp {
+        // `.mcp.json` is shared with the project: it names `seed` on PATH unless --bin says otherwise.
+        let mcp_bin = args.bin.clone().unwrap_or_else(|| "seed".into());
+        let mcp_path = project_root().join(".mcp.json");
+        update_file(&mcp_path, args.dry_run, uninstall, "MCP server", |v| {
+            if uninstall {
+                Ok(super::install_mcp::remove(v).0)
+            } else {
+                super::install_mcp::merge(v, &mcp_bin)
+            }
+        })?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Apply `change` to a JSON file: refuse one that does not parse, leave it alone when nothing
+/// changes, print a unified diff on a dry run, else keep a backup and replace it atomically.
+fn update_file(
+    path: &Path,
+    dry_run: bool,
+    uninstall: bool,
+    what: &str,
+    change: impl FnOnce(Value) -> Result<Value, String>,
+) -> Result<(), super::CmdError> {
+    let old = match std::fs::read_to_string(path) {
         Ok(t) => Some(t),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(format!("{}: cannot read: {e}", path.display()).into()),
     };
-    let current = parse_settings(&path, old.as_deref().unwrap_or(""))?;
+    let current = parse_settings(path, old.as_deref().unwrap_or(""))?;
     let before = current.clone();
-    let new_value = if uninstall {
-        remove(current)?.0
-    } else {
-        let bin = match (&args.bin, scope) {
-            (Some(b), _) => b.clone(),
-            (None, Scope::Project) => "seed".to_string(),
-            (None, _) => std::env::current_exe()
-                .map(|p| p.display().to_string())
-                .unwrap_or_else(|_| "seed".into()),
-        };
-        merge(current, &bin, args.sequence.as_deref())?
-    };
+    let new_value = change(current)?;
     let old_text = old.clone().unwrap_or_default();
     let new_text = if uninstall && old.is_none() {
         String::new()
@@ -311,33 +339,31 @@ pub fn run(args: cli::InstallArgs, uninstall: bool) -> CmdResult {
         Some(_) => before != new_value,
         None => !uninstall,
     };
-    if args.mcp {
-        eprintln!("seed: --mcp is not available in this build yet; hooks only");
-    }
-    if !changed {
-        println!("no change: {} is already as seed wants it", path.display());
-        return Ok(ExitCode::SUCCESS);
-    }
     let shown = path.display().to_string();
-    if args.dry_run {
+    if !changed {
+        println!("no change: {shown} is already as seed wants it");
+        return Ok(());
+    }
+    if dry_run {
         let diff = similar::TextDiff::from_lines(&old_text, &new_text);
         print!(
             "{}",
             diff.unified_diff().context_radius(3).header(&shown, &shown)
         );
-        return Ok(ExitCode::SUCCESS);
+        return Ok(());
     }
     if let Some(o) = &old {
         let backup = PathBuf::from(format!("{shown}.seed-backup"));
         std::fs::write(&backup, o)
             .map_err(|e| format!("{}: cannot write backup: {e}", backup.display()))?;
     }
-    replace_file(&path, &new_text).map_err(|e| format!("{shown}: cannot write: {e}"))?;
+    replace_file(path, &new_text).map_err(|e| format!("{shown}: cannot write: {e}"))?;
     let verb = if uninstall {
-        "removed seed's hooks from"
+        "removed seed's"
     } else {
-        "installed seed's hooks in"
+        "installed seed's"
     };
-    println!("{verb} {shown}");
-    Ok(ExitCode::SUCCESS)
+    let prep = if uninstall { "from" } else { "in" };
+    println!("{verb} {what} {prep} {shown}");
+    Ok(())
 }

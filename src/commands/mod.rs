@@ -4,6 +4,7 @@ pub mod demo;
 pub mod doctor;
 pub mod hook;
 pub mod install;
+pub mod install_mcp;
 pub mod mcp;
 pub mod replay;
 pub mod screenshot;

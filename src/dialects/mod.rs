@@ -6,8 +6,8 @@
 
 pub mod locate;
 pub mod master;
-pub mod workflow;
 pub mod mermaid;
+pub mod workflow;
 
 use std::path::{Path, PathBuf};
 

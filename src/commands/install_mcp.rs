@@ -1,0 +1,86 @@
+//! `seed install --mcp`: register `seed mcp` in the project's `.mcp.json`, with the same rules
+//! as the hooks (idempotent, tagged, backed up, unparseable files refused). seed's entry is
+//! tagged by an environment variable, a field `.mcp.json` already has, so Claude Code's schema
+//! stays valid.
+
+use serde_json::{Map, Value, json};
+
+pub const SERVER: &str = "seed";
+pub const TAG_VAR: &str = "SEED_MANAGED";
+
+pub fn is_seed_server(v: &Value) -> bool {
+    v.pointer(&format!("/env/{TAG_VAR}")).is_some()
+}
+
+fn servers(root: &mut Map<String, Value>) -> Result<&mut Map<String, Value>, String> {
+    let entry = root.entry("mcpServers").or_insert_with(|| json!({}));
+    entry
+        .as_object_mut()
+        .ok_or_else(|| "`mcpServers` is not an object; the file was left untouched".to_string())
+}
+
+pub fn merge(mut root: Value, bin: &str) -> Result<Value, String> {
+    let obj = root.as_object_mut().ok_or("not a JSON object")?;
+    let map = servers(obj)?;
+    if let Some(existing) = map.get(SERVER)
+        && !is_seed_server(existing)
+    {
+        return Err(format!(
+            "`mcpServers.{SERVER}` exists and is not seed's; rename it or remove it first (the file was left untouched)"
+        ));
+    }
+    map.insert(
+        SERVER.into(),
+        json!({ "type": "stdio", "command": bin, "args": ["mcp"], "env": { TAG_VAR: "1" } }),
+    );
+    Ok(root)
+}
+
+/// Remove seed's server (only a tagged one); drops an emptied `mcpServers`.
+pub fn remove(mut root: Value) -> (Value, usize) {
+    let Some(obj) = root.as_object_mut() else {
+        return (root, 0);
+    };
+    let mut removed = 0;
+    let mut now_empty = false;
+    if let Some(Value::Object(map)) = obj.get_mut("mcpServers") {
+        let ours: Vec<String> = map
+            .iter()
+            .filter(|(_, v)| is_seed_server(v))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for k in ours {
+            map.remove(&k);
+            removed += 1;
+        }
+        now_empty = removed > 0 && map.is_empty();
+    }
+    if now_empty {
+        obj.remove("mcpServers");
+    }
+    (root, removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merge_is_idempotent_and_keeps_other_servers() {
+        let start = json!({"mcpServers": {"github": {"command": "gh-mcp"}}, "other": 1});
+        let once = merge(start.clone(), "seed").unwrap();
+        assert_eq!(merge(once.clone(), "seed").unwrap(), once);
+        assert_eq!(once["mcpServers"]["github"], json!({"command": "gh-mcp"}));
+        assert_eq!(once["mcpServers"]["seed"]["args"], json!(["mcp"]));
+        let (back, n) = remove(once);
+        assert_eq!((back, n), (start, 1));
+    }
+
+    #[test]
+    fn a_foreign_seed_entry_is_refused() {
+        let start = json!({"mcpServers": {"seed": {"command": "someone-else"}}});
+        assert!(merge(start.clone(), "seed").is_err());
+        assert_eq!(remove(start.clone()), (start, 0));
+        assert!(merge(json!({"mcpServers": []}), "seed").is_err());
+    }
+}
