@@ -9,6 +9,7 @@
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod demo;
 pub mod dialects;
 pub mod engine;
 pub mod export;
