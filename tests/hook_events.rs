@@ -155,6 +155,21 @@ fn a_session_walks_through_every_answer() {
     let out = s.cmd().args(["status", "--json"]).output().unwrap();
     let st: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(st["current"], json!(["starlog.check"]));
+    let log = s.session_dir(sid).join("log.jsonl");
+    let args = [
+        "status",
+        "--json",
+        "--sequence",
+        "starlog_initialization",
+        "--events",
+        log.to_str().unwrap(),
+    ];
+    let out = s.cmd().args(args).output().unwrap();
+    assert_eq!(
+        serde_json::from_slice::<Value>(&out.stdout).unwrap(),
+        st,
+        "same output as --events"
+    );
     let out = s
         .cmd()
         .args(["recovery", "--session", &sid[..8]])
