@@ -63,6 +63,7 @@ pub(super) fn load_snapshots(
             _ => {
                 if log_records.is_none() {
                     log_records = Some(snapshot::parse_records(&log.read_all()?).0);
+                    remove_stale_temps(&paths::session_dir(state, session));
                 }
                 let records = log_records.as_deref().unwrap_or_default();
                 if records.iter().any(|r| r.step().is_some()) {
@@ -91,4 +92,25 @@ pub fn fold_session(
     let bytes = std::fs::read(paths::session_log(state, session))?;
     let (records, _) = snapshot::parse_records(&bytes);
     Ok(snapshot::fold(&l.machine, &records))
+}
+
+/// Temp files a killed hook left behind (`.<name>.<pid>.tmp`). Every writer of a session's
+/// files holds the log's lock, as the caller does, so any such file here is garbage.
+fn remove_stale_temps(session_dir: &Path) {
+    for sub in [
+        session_dir.to_path_buf(),
+        session_dir.join("snapshots"),
+        session_dir.join("charts"),
+    ] {
+        let Ok(rd) = std::fs::read_dir(&sub) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with('.') && name.ends_with(".tmp") {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
 }
