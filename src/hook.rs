@@ -8,6 +8,7 @@
 mod answer;
 mod cache;
 mod machines;
+mod session;
 
 use std::ffi::OsString;
 use std::io::Read;
@@ -24,6 +25,8 @@ use crate::store::record::Record;
 use crate::store::{compat, log::LockedLog, paths, readers, redact, sessions, snapshot};
 
 pub use machines::{Loaded, load_machines};
+pub use session::fold_session;
+use session::{load_snapshots, update_meta};
 
 /// Largest payload read from stdin; anything bigger is refused (fail-open/closed).
 pub const MAX_INPUT_BYTES: u64 = 128 * 1024 * 1024;
@@ -255,6 +258,18 @@ fn step_and_record(
     record.ms = Some(ms_since(t0));
     log.append(&record)?;
 
+    // seed 000's allowed_tools.seed: what every sequence allows, rewritten when one moved.
+    let moved = reports.iter().any(|r| r.changed);
+    if !loaded.is_empty() && (moved || !compat::allowed_tools_path(state).exists()) {
+        let lists: Vec<Vec<String>> = loaded
+            .iter()
+            .zip(&snaps)
+            .map(|(l, snap)| l.machine.status(snap).allowed)
+            .collect();
+        let mut allowed = lists[0].clone();
+        allowed.retain(|t| lists.iter().all(|list| list.contains(t)));
+        let _ = compat::write_allowed_tools(state, &allowed);
+    }
     for (i, (l, snap)) in loaded.iter().zip(snaps).enumerate() {
         let chart_path = paths::chart_path(state, &h.session_id, &l.name);
         let saved = snapshot::SavedSnapshot {
@@ -266,10 +281,6 @@ fn step_and_record(
             records: records_before + 1,
             snapshot: snap,
         };
-        if reports.get(i).is_some_and(|r| r.changed) || !compat::allowed_tools_path(state).exists()
-        {
-            let _ = compat::write_allowed_tools(state, &l.machine.status(&saved.snapshot).allowed);
-        }
         if !chart_known[i] || !chart_path.exists() {
             snapshot::save_chart(&chart_path, &l.machine.chart)?;
         }
@@ -290,73 +301,6 @@ fn step_and_record(
     }
     drop(log);
     Ok(answer)
-}
-
-fn update_meta(meta: &mut sessions::SessionMeta, h: &HookInput, names: &[&str], ts: &str) {
-    if meta.id.is_empty() {
-        meta.v = 1;
-        meta.id = h.session_id.clone();
-        meta.started = ts.to_string();
-    }
-    if let Some(c) = &h.cwd {
-        meta.cwd = Some(c.clone());
-    }
-    if let Some(t) = h.transcript_path.as_ref().filter(|s| !s.is_empty()) {
-        meta.transcript_path = Some(t.clone());
-    }
-    if let Some(a) = &h.agent_id {
-        meta.agents.insert(a.clone());
-    }
-    if !names.is_empty() {
-        meta.sequences = names.iter().map(|s| s.to_string()).collect();
-    }
-}
-
-/// Each sequence's snapshot, folded again from the log when it is missing or stale; whether
-/// its saved chart is current; and the number of records the log holds.
-fn load_snapshots(
-    log: &LockedLog,
-    state: &Path,
-    session: &str,
-    loaded: &[Loaded],
-    facts: &Facts,
-) -> Result<(Vec<crate::engine::Snapshot>, Vec<bool>, u64), HookError> {
-    let mut snaps = Vec::with_capacity(loaded.len());
-    let mut chart_known = Vec::with_capacity(loaded.len());
-    let mut records_before: Option<u64> = None;
-    let mut log_records: Option<Vec<Record>> = None;
-    for l in loaded {
-        let saved = snapshot::load(&paths::snapshot_path(state, session, &l.name));
-        chart_known.push(
-            saved
-                .as_ref()
-                .is_some_and(|s| s.fingerprint == l.machine.fingerprint),
-        );
-        let snap = match saved {
-            Some(s) if s.is_fresh(&l.machine, log.len()) => {
-                records_before.get_or_insert(s.records);
-                s.snapshot
-            }
-            _ => {
-                if log_records.is_none() {
-                    log_records = Some(snapshot::parse_records(&log.read_all()?).0);
-                }
-                let records = log_records.as_deref().unwrap_or_default();
-                if records.iter().any(|r| r.step().is_some()) {
-                    snapshot::fold(&l.machine, records)
-                } else {
-                    l.machine.start(facts)
-                }
-            }
-        };
-        snaps.push(snap);
-    }
-    let count = match (records_before, &log_records) {
-        (_, Some(r)) => r.len() as u64,
-        (Some(n), None) => n,
-        (None, None) => 0,
-    };
-    Ok((snaps, chart_known, count))
 }
 
 fn failure(known: &Known, err: &HookError, t0: Instant) -> Outcome {
@@ -389,15 +333,4 @@ fn failure(known: &Known, err: &HookError, t0: Instant) -> Outcome {
         stderr: Some(msg),
         exit: 0,
     }
-}
-
-/// The snapshot a session's log folds to, for one of the hook's machines (tests and `status`).
-pub fn fold_session(
-    state: &Path,
-    session: &str,
-    l: &Loaded,
-) -> std::io::Result<crate::engine::Snapshot> {
-    let bytes = std::fs::read(paths::session_log(state, session))?;
-    let (records, _) = snapshot::parse_records(&bytes);
-    Ok(snapshot::fold(&l.machine, &records))
 }

@@ -155,6 +155,21 @@ fn a_session_walks_through_every_answer() {
     let out = s.cmd().args(["status", "--json"]).output().unwrap();
     let st: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(st["current"], json!(["starlog.check"]));
+    let log = s.session_dir(sid).join("log.jsonl");
+    let args = [
+        "status",
+        "--json",
+        "--sequence",
+        "starlog_initialization",
+        "--events",
+        log.to_str().unwrap(),
+    ];
+    let out = s.cmd().args(args).output().unwrap();
+    assert_eq!(
+        serde_json::from_slice::<Value>(&out.stdout).unwrap(),
+        st,
+        "same output as --events"
+    );
     let out = s
         .cmd()
         .args(["recovery", "--session", &sid[..8]])
@@ -258,4 +273,45 @@ fn secrets_are_redacted_and_responses_bounded() {
     assert_eq!(rec["response"]["truncated"], true);
     assert!(rec["response"]["size"].as_u64().unwrap() > 40_000);
     assert!(text.len() < 20_000);
+}
+
+#[test]
+fn every_known_event_is_answered_exactly() {
+    let s = Sandbox::new();
+    s.write_config(
+        "sequence = \"starlog_initialization\"\n[stop]\nblock_until_final = true\nmax_blocks = 1\n",
+    );
+    let sid = "all-events";
+    let first = s.hook(
+        &[],
+        payload("SessionStart", sid, json!({ "source": "startup" })),
+    );
+    assert_eq!(first.stdout, ctx("SessionStart", LINE_START));
+    for event in seed::protocol::input::EVENTS {
+        let extra = match event {
+            "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "PermissionRequest"
+            | "PermissionDenied" => tool("Read"),
+            "UserPromptSubmit" | "UserPromptExpansion" => {
+                json!({ "prompt": "/hope:intent x", "command_name": "hope:intent" })
+            }
+            "SessionStart" => json!({ "source": "clear" }),
+            "SubagentStart" | "SubagentStop" => {
+                json!({ "agent_id": "a1", "agent_type": "", "stop_hook_active": false })
+            }
+            "Stop" => json!({ "stop_hook_active": false }),
+            _ => json!({}),
+        };
+        let r = s.hook(&[], payload(event, sid, extra));
+        assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{event}");
+        let expected = match event {
+            // Context was cleared: the line again.
+            "SessionStart" => ctx("SessionStart", LINE_START),
+            // The sequence is unfinished: the first stop is blocked, the next (max 1) is not.
+            "Stop" => "{\"decision\":\"block\",\"reason\":\"seed [starlog_initialization]: \\\"starlog_initialization\\\" is not finished (0% done, at \\\"start\\\"). Continue with mcp__starlog__check.\"}\n".to_string(),
+            _ => String::new(),
+        };
+        assert_eq!(r.stdout, expected, "{event}");
+    }
+    assert_eq!(s.log_lines(sid).len(), 34);
+    assert_snapshot_is_fold(&s.home(), sid);
 }

@@ -143,6 +143,12 @@ fn kills_at_random_instants_leave_a_readable_log_and_whole_snapshots() {
     assert_eq!(o, 0);
     let bytes = std::fs::read(&log_path).unwrap();
     assert!(bytes.ends_with(b"\n"));
+    let temps = std::fs::read_dir(snap_path.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .count();
+    assert_eq!(temps, 0, "temp files of killed hooks are cleaned up");
     assert_snapshot_is_fold(&s.home(), sid);
 }
 

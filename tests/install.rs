@@ -72,7 +72,7 @@ fn no_file_then_idempotent() {
         v["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
         "seed hook PreToolUse # seed-managed"
     );
-    assert_eq!(v["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"], 10);
+    assert_eq!(v["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"], 30);
     assert_eq!(v["hooks"]["PreToolUse"][0]["matcher"], "*");
     let before = std::fs::read(p.settings()).unwrap();
     let (code, out, _) = p.seed(&["install", "--project"]);
@@ -143,7 +143,7 @@ fn seed_already_present_is_updated_in_place() {
         pre[0]["hooks"][0]["command"],
         "seed hook PreToolUse # seed-managed"
     );
-    assert_eq!(pre[0]["hooks"][0]["timeout"], 10);
+    assert_eq!(pre[0]["hooks"][0]["timeout"], 30);
     assert_eq!(pre[1]["hooks"][0]["command"], "fmt");
     assert_eq!(
         pre[2]["hooks"],

@@ -13,8 +13,9 @@ use crate::cli;
 
 /// The tag in every command seed installs.
 pub const MARKER: &str = "# seed-managed";
-/// Seconds Claude Code waits for seed (which answers in a few milliseconds).
-pub const TIMEOUT_SECS: u64 = 10;
+/// Seconds Claude Code waits for seed. A hook answers in a few milliseconds; the margin is
+/// for the rare hook that must fold a long log again (a new chart version, a lost snapshot).
+pub const TIMEOUT_SECS: u64 = 30;
 /// Events seed is installed for, and whether they take a tool matcher.
 pub const HOOK_EVENTS: &[(&str, bool)] = &[
     ("SessionStart", false),
