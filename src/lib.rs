@@ -12,3 +12,4 @@ pub mod dialects;
 pub mod engine;
 pub mod report;
 pub mod store;
+pub mod tui;

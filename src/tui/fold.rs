@@ -1,0 +1,224 @@
+//! The per-event state of the dashboard: what the first k records of a session fold into.
+//!
+//! [`Fold::apply`] is the only way a record changes it, so the state at event k is
+//! `fold(records[..k])`; [`Checkpoints`] keep a copy every N records so a replay can seek to
+//! any k by cloning the nearest checkpoint and applying at most N records.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::engine::verdict::DeniedBy;
+use crate::engine::{Event, Machine, Phase, Snapshot};
+use crate::store::record::Record;
+
+use super::sanitize;
+
+/// Denials kept for the recovery view.
+pub const DENIALS_KEPT: usize = 8;
+/// Records between checkpoints.
+pub const CHECKPOINT_EVERY: usize = 512;
+
+/// A sequence the dashboard steps.
+#[derive(Debug, Clone)]
+pub struct Seq {
+    pub machine: Arc<Machine>,
+    /// `true`: step only the records that name this sequence (or name none), as the hook did;
+    /// `false`: step every record (what-if: "what would this sequence have said?").
+    pub follows_log: bool,
+}
+
+impl Seq {
+    pub fn new(machine: Machine, follows_log: bool) -> Seq {
+        Seq {
+            machine: Arc::new(machine),
+            follows_log,
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.machine.chart.name
+    }
+
+    fn steps(&self, r: &Record) -> bool {
+        !self.follows_log || r.sequences.is_empty() || r.sequences.iter().any(|s| s == self.name())
+    }
+}
+
+/// Hook health: what the hook cost and where seed itself failed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Health {
+    /// Wall time of the most recent hook run, in ms.
+    pub last_ms: Option<f64>,
+    pub max_ms: f64,
+    /// Records whose hook hit an internal error (answered fail-open or fail-closed).
+    pub lapses: u64,
+    pub last_error: Option<String>,
+    /// Calls and stops the hook blocked.
+    pub denials: u64,
+    /// Calls let through with a warning.
+    pub advised: u64,
+}
+
+/// One deep-state reader's value and when it last changed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Deep {
+    pub value: Value,
+    /// Unix ms (`None`: unknown).
+    pub changed_ts: Option<i64>,
+    /// Records folded when it changed.
+    pub changed_at: usize,
+}
+
+/// A blocked call, for the recovery view.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Denial {
+    pub index: usize,
+    pub ts: Option<i64>,
+    /// The call, without its input (recovery needs the name only).
+    pub event: Event,
+    pub reason: String,
+    pub by: Option<DeniedBy>,
+    pub repeat: u32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fold {
+    /// Records applied.
+    pub applied: usize,
+    /// Per sequence (same order as the model's), `None` until its first step.
+    pub snaps: Vec<Option<Snapshot>>,
+    pub health: Health,
+    pub deep: BTreeMap<String, Deep>,
+    /// Newest last.
+    pub denials: VecDeque<Denial>,
+    pub last_ts: Option<i64>,
+    /// Records stepped that changed the active configuration of the first sequence.
+    pub last_change: Option<usize>,
+}
+
+impl Fold {
+    pub fn new(seqs: usize) -> Fold {
+        Fold {
+            applied: 0,
+            snaps: vec![None; seqs],
+            health: Health::default(),
+            deep: BTreeMap::new(),
+            denials: VecDeque::new(),
+            last_ts: None,
+            last_change: None,
+        }
+    }
+
+    /// The snapshot of sequence `i`, started when no record has stepped it yet.
+    pub fn snapshot(&self, seqs: &[Seq], i: usize) -> Option<Snapshot> {
+        match self.snaps.get(i) {
+            Some(Some(s)) => Some(s.clone()),
+            _ => seqs.get(i).map(|s| s.machine.start(&Default::default())),
+        }
+    }
+
+    /// Fold one record (`ts`: its time in unix ms, parsed once by the caller).
+    pub fn apply(&mut self, seqs: &[Seq], r: &Record, ts: Option<i64>) {
+        let index = self.applied;
+        self.applied += 1;
+        if ts.is_some() {
+            self.last_ts = ts;
+        }
+        if let Some(ms) = r.ms.filter(|m| m.is_finite()) {
+            self.health.last_ms = Some(ms);
+            self.health.max_ms = self.health.max_ms.max(ms);
+        }
+        if let Some(e) = &r.error {
+            self.health.lapses += 1;
+            self.health.last_error = Some(sanitize::clean(e, 200));
+        }
+        for (k, v) in &r.facts {
+            if self.deep.get(k).is_none_or(|d| &d.value != v) {
+                self.deep.insert(
+                    k.clone(),
+                    Deep {
+                        value: v.clone(),
+                        changed_ts: ts,
+                        changed_at: index,
+                    },
+                );
+            }
+        }
+        if self.snaps.len() < seqs.len() {
+            self.snaps.resize(seqs.len(), None);
+        }
+        if let Some((phase, ev, facts)) = r.step() {
+            for (i, seq) in seqs.iter().enumerate() {
+                if !seq.steps(r) {
+                    continue;
+                }
+                let snap = self.snaps[i].get_or_insert_with(|| seq.machine.start(facts));
+                let report = seq.machine.step(snap, phase, ev, facts);
+                if report.changed && i == 0 {
+                    self.last_change = Some(index);
+                }
+            }
+        }
+        if let Some(v) = &r.verdict {
+            if v.blocks() {
+                self.health.denials += 1;
+                let event = r
+                    .event
+                    .as_ref()
+                    .map(|e| Event::new(e.kind, e.name.clone()))
+                    .unwrap_or_else(|| Event::lifecycle(&r.hook));
+                self.denials.push_back(Denial {
+                    index,
+                    ts,
+                    event,
+                    reason: sanitize::clean(&v.reason, 400),
+                    by: v.denied_by.clone(),
+                    repeat: v.repeat,
+                });
+                while self.denials.len() > DENIALS_KEPT {
+                    self.denials.pop_front();
+                }
+            } else if v.warning.is_some() {
+                self.health.advised += 1;
+            }
+        }
+        if r.phase == Some(Phase::Gate) || r.phase.is_none() {
+            return;
+        }
+        // The call went through after all: its earlier denials are no longer the news.
+        if let Some(e) = &r.event {
+            self.denials
+                .retain(|d| !(d.event.name == e.name && r.phase == Some(Phase::Advance)));
+        }
+    }
+}
+
+/// A fold every [`CHECKPOINT_EVERY`] records: `list[i]` holds the state after `i * every`.
+#[derive(Debug, Clone)]
+pub struct Checkpoints {
+    pub every: usize,
+    pub list: Vec<Fold>,
+}
+
+impl Checkpoints {
+    pub fn new(seqs: usize, every: usize) -> Checkpoints {
+        Checkpoints {
+            every: every.max(1),
+            list: vec![Fold::new(seqs)],
+        }
+    }
+
+    /// Call after each applied record.
+    pub fn after_apply(&mut self, fold: &Fold) {
+        if fold.applied.is_multiple_of(self.every) && fold.applied / self.every == self.list.len() {
+            self.list.push(fold.clone());
+        }
+    }
+
+    /// The latest checkpoint at or before record `k`.
+    pub fn at_or_before(&self, k: usize) -> Option<&Fold> {
+        self.list.get(k / self.every).or_else(|| self.list.last())
+    }
+}

@@ -1,0 +1,377 @@
+//! Timeline rows: one per tool call (PreToolUse + PostToolUse grouped by `tool_use_id`), prompt
+//! or lifecycle event. Kept compact (a 1M-record session must stay under 100 MB): names are
+//! interned, input summaries live in one text arena, and a row records the index of the record
+//! that completed it, so the timeline at event k is a filter of the rows, not a copy.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::engine::{EventKind, Phase};
+use crate::store::record::Record;
+
+use super::sanitize;
+
+/// Characters of tool input kept per row.
+pub const DETAIL_CHARS: usize = 72;
+/// Marks "no such record" in `u32` index fields.
+pub const NONE: u32 = u32::MAX;
+static NULL: serde_json::Value = serde_json::Value::Null;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowKind {
+    Call,
+    Prompt,
+    Lifecycle,
+    Stop,
+}
+
+/// What the gate answered (PreToolUse, or a Stop decision).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gate {
+    Unknown,
+    Allow,
+    /// Allowed with a warning, or handed to the user.
+    Advise,
+    Deny,
+}
+
+/// The colour a row shows at a given point of the log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Pending,
+    Allowed,
+    Advised,
+    Denied,
+    Failed,
+    /// Separators (prompts, lifecycle events).
+    Neutral,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Row {
+    /// Index of the row's first record.
+    pub index: u32,
+    /// Index of the record that completed the call (`NONE`: not yet).
+    pub post: u32,
+    /// Unix milliseconds (`i64::MIN`: unknown).
+    pub ts: i64,
+    pub post_ts: i64,
+    pub name: u32,
+    /// Subagent lane (symbol 0: the main agent).
+    pub lane: u32,
+    detail: (u32, u32),
+    pub kind: RowKind,
+    pub gate: Gate,
+    pub failed: bool,
+    /// seed itself failed on this call (a fail-open lapse).
+    pub lapse: bool,
+}
+
+impl Row {
+    /// The row's colour once the first `k` records are known.
+    pub fn outcome(&self, k: usize) -> Outcome {
+        if self.kind != RowKind::Call && self.kind != RowKind::Stop {
+            return Outcome::Neutral;
+        }
+        let done = self.post != NONE && (self.post as usize) < k;
+        match (self.gate, done) {
+            (Gate::Deny, _) => Outcome::Denied,
+            (_, true) if self.failed => Outcome::Failed,
+            (Gate::Advise, _) => Outcome::Advised,
+            (_, true) => Outcome::Allowed,
+            (Gate::Allow, false) if self.kind == RowKind::Stop => Outcome::Allowed,
+            _ => Outcome::Pending,
+        }
+    }
+
+    /// Call duration in milliseconds, once completed within the first `k` records.
+    pub fn duration_ms(&self, k: usize) -> Option<i64> {
+        let done = self.post != NONE && (self.post as usize) < k;
+        (done && self.ts != i64::MIN && self.post_ts != i64::MIN && self.post != self.index)
+            .then(|| (self.post_ts - self.ts).max(0))
+    }
+}
+
+/// Interned strings: each distinct tool name or lane is stored once.
+#[derive(Debug, Clone, Default)]
+struct Interner {
+    ids: HashMap<Arc<str>, u32>,
+    names: Vec<Arc<str>>,
+}
+
+impl Interner {
+    fn intern(&mut self, s: &str) -> u32 {
+        if let Some(&id) = self.ids.get(s) {
+            return id;
+        }
+        let id = self.names.len() as u32;
+        let a: Arc<str> = Arc::from(s);
+        self.names.push(a.clone());
+        self.ids.insert(a, id);
+        id
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Rows {
+    rows: Vec<Row>,
+    syms: Interner,
+    text: String,
+    /// Calls waiting for their PostToolUse: `tool_use_id` (or `#name` without one) → row.
+    open: HashMap<Box<str>, u32>,
+}
+
+impl Default for Rows {
+    fn default() -> Self {
+        let mut syms = Interner::default();
+        syms.intern("");
+        Rows {
+            rows: Vec::new(),
+            syms,
+            text: String::new(),
+            open: HashMap::new(),
+        }
+    }
+}
+
+/// How a record shows in the timeline.
+enum Class {
+    Pre,
+    Post { failed: bool },
+    Prompt,
+    Stop,
+    Lifecycle,
+}
+
+fn classify(r: &Record) -> Class {
+    let kind = r.event.as_ref().map(|e| e.kind);
+    match r.hook.as_str() {
+        "PreToolUse" => return Class::Pre,
+        "PostToolUse" => return Class::Post { failed: false },
+        "PostToolUseFailure" => return Class::Post { failed: true },
+        "UserPromptSubmit" => return Class::Prompt,
+        "Stop" | "SubagentStop" => return Class::Stop,
+        _ => {}
+    }
+    match (r.phase, kind) {
+        (Some(Phase::Gate), _) => Class::Pre,
+        (Some(Phase::Stop), _) => Class::Stop,
+        (_, Some(EventKind::ErrorTool)) => Class::Post { failed: true },
+        (Some(Phase::Advance), Some(EventKind::Tool | EventKind::Skill)) => {
+            Class::Post { failed: false }
+        }
+        (_, Some(EventKind::Prompt | EventKind::Command)) => Class::Prompt,
+        _ => Class::Lifecycle,
+    }
+}
+
+fn gate_of(r: &Record) -> Gate {
+    match &r.verdict {
+        None => Gate::Unknown,
+        Some(v) if v.blocks() => Gate::Deny,
+        Some(v) if v.warning.is_some() || v.decision == crate::engine::Decision::Ask => {
+            Gate::Advise
+        }
+        Some(_) => Gate::Allow,
+    }
+}
+
+impl Rows {
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    pub fn get(&self, i: usize) -> Option<&Row> {
+        self.rows.get(i)
+    }
+
+    pub fn all(&self) -> &[Row] {
+        &self.rows
+    }
+
+    pub fn name(&self, row: &Row) -> &str {
+        self.syms.names.get(row.name as usize).map_or("", |s| s)
+    }
+
+    pub fn lane(&self, row: &Row) -> &str {
+        self.syms.names.get(row.lane as usize).map_or("", |s| s)
+    }
+
+    pub fn detail(&self, row: &Row) -> &str {
+        let (start, len) = (row.detail.0 as usize, row.detail.1 as usize);
+        self.text.get(start..start + len).unwrap_or("")
+    }
+
+    /// Rows that exist once the first `k` records are known.
+    pub fn visible(&self, k: usize) -> usize {
+        self.rows.partition_point(|r| (r.index as usize) < k)
+    }
+
+    /// Bytes held, for the memory budget.
+    pub fn heap_bytes(&self) -> usize {
+        self.rows.capacity() * std::mem::size_of::<Row>() + self.text.capacity()
+    }
+
+    fn store_text(&mut self, s: &str) -> (u32, u32) {
+        let start = self.text.len();
+        if start + s.len() > u32::MAX as usize {
+            return (0, 0);
+        }
+        self.text.push_str(s);
+        (start as u32, s.len() as u32)
+    }
+
+    /// Add record number `index` (with its time in unix ms).
+    pub fn push(&mut self, index: usize, ts: i64, r: &Record) {
+        let index = index.min(NONE as usize - 1) as u32;
+        let lane = self.syms.intern(r.agent.as_deref().unwrap_or(""));
+        let lapse = r.error.is_some();
+        let ev = r.event.as_ref();
+        let call_name = ev
+            .map(|e| e.claude_tool_name_or_skill())
+            .unwrap_or_default();
+        let key = |name: &str| -> Box<str> {
+            match &r.tool_use_id {
+                Some(id) if !id.is_empty() => id.as_str().into(),
+                _ => format!("#{}#{name}", r.agent.as_deref().unwrap_or("")).into(),
+            }
+        };
+        match classify(r) {
+            Class::Pre => {
+                let name = self.syms.intern(&call_name);
+                let detail = sanitize::summarize(ev.map_or(&NULL, |e| &e.input), DETAIL_CHARS);
+                let detail = self.store_text(&detail);
+                let gate = gate_of(r);
+                let row = self.rows.len() as u32;
+                self.rows.push(Row {
+                    index,
+                    post: NONE,
+                    ts,
+                    post_ts: i64::MIN,
+                    name,
+                    lane,
+                    detail,
+                    kind: RowKind::Call,
+                    gate,
+                    failed: false,
+                    lapse,
+                });
+                // A denied call never runs: nothing will complete it.
+                if gate != Gate::Deny {
+                    self.open.insert(key(&call_name), row);
+                }
+            }
+            Class::Post { failed } => {
+                if let Some(i) = self.open.remove(&key(&call_name))
+                    && let Some(row) = self.rows.get_mut(i as usize)
+                {
+                    row.post = index;
+                    row.post_ts = ts;
+                    row.failed = failed;
+                    row.lapse |= lapse;
+                    return;
+                }
+                // No PreToolUse seen (the gate hook is not installed): the call is its own row.
+                let name = self.syms.intern(&call_name);
+                let detail = sanitize::summarize(ev.map_or(&NULL, |e| &e.input), DETAIL_CHARS);
+                let detail = self.store_text(&detail);
+                self.rows.push(Row {
+                    index,
+                    post: index,
+                    ts,
+                    post_ts: ts,
+                    name,
+                    lane,
+                    detail,
+                    kind: RowKind::Call,
+                    gate: Gate::Unknown,
+                    failed,
+                    lapse,
+                });
+            }
+            class => {
+                let (kind, name, detail) = match class {
+                    Class::Prompt => {
+                        let text = ev
+                            .map(|e| match e.kind {
+                                EventKind::Command => format!("/{}", e.name),
+                                _ => e.name.clone(),
+                            })
+                            .unwrap_or_default();
+                        (RowKind::Prompt, "prompt".to_string(), text)
+                    }
+                    Class::Stop => (RowKind::Stop, non_empty(&r.hook, "Stop"), String::new()),
+                    _ => {
+                        let name = ev
+                            .filter(|e| e.kind == EventKind::Lifecycle)
+                            .map(|e| e.name.clone())
+                            .unwrap_or_else(|| non_empty(&r.hook, "event"));
+                        (RowKind::Lifecycle, name, String::new())
+                    }
+                };
+                let name = self.syms.intern(&sanitize::clean(&name, 40));
+                let detail = self.store_text(&sanitize::clean(&detail, DETAIL_CHARS));
+                self.rows.push(Row {
+                    index,
+                    post: NONE,
+                    ts,
+                    post_ts: i64::MIN,
+                    name,
+                    lane,
+                    detail,
+                    kind,
+                    gate: if kind == RowKind::Stop {
+                        gate_of(r)
+                    } else {
+                        Gate::Unknown
+                    },
+                    failed: false,
+                    lapse,
+                });
+            }
+        }
+    }
+
+    /// Whether a row's name, lane or detail contains `needle` (ASCII case-insensitive;
+    /// `needle` already lower-case).
+    pub fn matches(&self, row: &Row, needle: &str) -> bool {
+        needle.is_empty()
+            || contains_ci(self.name(row), needle)
+            || contains_ci(self.detail(row), needle)
+            || contains_ci(self.lane(row), needle)
+    }
+}
+
+fn non_empty(s: &str, default: &str) -> String {
+    if s.is_empty() {
+        default.into()
+    } else {
+        s.into()
+    }
+}
+
+fn contains_ci(hay: &str, needle: &str) -> bool {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    n.len() <= h.len()
+        && h.windows(n.len())
+            .any(|w| w.iter().zip(n).all(|(a, b)| a.to_ascii_lowercase() == *b))
+}
+
+trait CallName {
+    fn claude_tool_name_or_skill(&self) -> String;
+}
+
+impl CallName for crate::engine::Event {
+    /// Tools as Claude Code names them; skills by their own name, which says more than `Skill`.
+    fn claude_tool_name_or_skill(&self) -> String {
+        let name = match self.kind {
+            EventKind::Skill => format!("skill:{}", self.name),
+            _ => self.claude_tool_name(),
+        };
+        sanitize::clean(&name, 48)
+    }
+}
