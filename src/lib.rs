@@ -10,6 +10,7 @@ pub mod cli;
 pub mod commands;
 pub mod dialects;
 pub mod engine;
+pub mod protocol;
 pub mod report;
 pub mod store;
 pub mod tui;

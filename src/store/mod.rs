@@ -1,3 +1,5 @@
 //! Files and places: state directory, session logs, snapshots, tailing, deep-state readers.
 
 pub mod record;
+pub mod tail;
+pub mod watch;

@@ -1,0 +1,110 @@
+//! Tool calls: each `tool_use` block is a PreToolUse; its `tool_result` the PostToolUse (or
+//! PostToolUseFailure), carrying the call's name and input since the result has neither.
+
+use serde_json::{Map, Value, json};
+
+use super::super::line::{self, TEXT_LIMIT, flag, str_at};
+use super::{PendingTool, Stream};
+use crate::engine::{Event, Phase};
+
+impl Stream<'_> {
+    pub(super) fn tool_use(&mut self, block: &Value, ts: &str, agent: Option<&str>) {
+        let id = str_at(block, "id");
+        if let Some(id) = id
+            && !self.totals.tool_ids.insert(id.to_string())
+        {
+            return;
+        }
+        let name = str_at(block, "name")
+            .filter(|n| !n.is_empty())
+            .unwrap_or("unknown")
+            .to_string();
+        let input = block.get("input").cloned().unwrap_or(Value::Null);
+        *self.totals.tools.entry(name.clone()).or_default() += 1;
+        if agent.is_none() {
+            self.stop_candidate = None;
+            self.turn_stopped = false;
+        }
+        let record = self.emit(
+            ts,
+            "PreToolUse",
+            Phase::Gate,
+            Event::tool(&name, input.clone()),
+            agent,
+        );
+        record.tool_use_id = id.map(str::to_string);
+        record.extra = json!({ "tool_name": name });
+        if let Some(id) = id {
+            self.seq += 1;
+            let agent = agent.map(str::to_string);
+            self.pending.insert(
+                id.to_string(),
+                PendingTool {
+                    name,
+                    input,
+                    agent,
+                    seq: self.seq,
+                },
+            );
+        }
+    }
+
+    pub(super) fn tool_result(&mut self, block: &Value, structured: Option<&Value>, ts: &str) {
+        let Some(id) = str_at(block, "tool_use_id") else {
+            self.totals.unmatched_results += 1;
+            return;
+        };
+        if self.done.contains(id) {
+            return;
+        }
+        let Some(call) = self.pending.remove(id) else {
+            self.totals.unmatched_results += 1;
+            return;
+        };
+        self.done.insert(id.to_string());
+        let spawned = structured
+            .and_then(|r| str_at(r, "agentId"))
+            .map(str::to_string);
+        if call.agent.is_none() {
+            self.close_inline(ts, |a| {
+                a.spawner.as_deref() == Some(id) || spawned.as_deref() == Some(a.id.as_str())
+            });
+        }
+        let mut extra = Map::new();
+        extra.insert("tool_name".into(), call.name.clone().into());
+        if let Some(agent) = &spawned {
+            extra.insert("spawned_agent".into(), agent.clone().into());
+        }
+        let agent = call.agent.as_deref();
+        let record = if flag(block, "is_error") {
+            let error = match structured {
+                Some(Value::String(text)) => Some(text.clone()),
+                _ => line::content_text(block.get("content")),
+            };
+            extra.insert("is_error".into(), true.into());
+            extra.insert(
+                "error".into(),
+                line::bounded(&error.unwrap_or_default(), TEXT_LIMIT).into(),
+            );
+            let event = Event::tool_error(&call.name, call.input);
+            self.emit(ts, "PostToolUseFailure", Phase::Advance, event, agent)
+        } else {
+            let response = match structured {
+                Some(value @ (Value::Object(_) | Value::Array(_))) => Some(value),
+                _ => block.get("content"),
+            };
+            let response = response.map(line::response_info);
+            let record = self.emit(
+                ts,
+                "PostToolUse",
+                Phase::Advance,
+                Event::tool(&call.name, call.input),
+                agent,
+            );
+            record.response = response;
+            record
+        };
+        record.tool_use_id = Some(id.to_string());
+        record.extra = Value::Object(extra);
+    }
+}
