@@ -58,6 +58,12 @@ pub struct HookArgs {
     /// Sequence name or path (else project config, `SEED_SEQUENCE`, or none).
     #[arg(long, value_name = "NAME|PATH")]
     pub sequence: Option<String>,
+    /// Override the enforcement of every sequence: enforce, advise or observe.
+    #[arg(long, value_name = "MODE")]
+    pub enforcement: Option<String>,
+    /// What seed's own errors answer: open (no decision, the default) or closed (deny).
+    #[arg(long, value_name = "open|closed")]
+    pub fail: Option<String>,
     /// Hook event name; defaults to the payload's `hook_event_name`.
     pub event: Option<String>,
 }

@@ -8,8 +8,10 @@
 
 pub mod cli;
 pub mod commands;
+pub mod config;
 pub mod dialects;
 pub mod engine;
+pub mod hook;
 pub mod protocol;
 pub mod report;
 pub mod store;

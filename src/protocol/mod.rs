@@ -1,3 +1,9 @@
-//! Claude Code's side of the wire: hook payloads and answers, and session transcripts.
+//! Claude Code's side of the wire: hook payloads in, answers out, and session transcripts.
 
+pub mod input;
+pub mod output;
+pub mod repair;
 pub mod transcript;
+
+pub use input::{HookInput, InputError, Normalized};
+pub use output::Answer;

@@ -1,5 +1,12 @@
 //! Files and places: state directory, session logs, snapshots, tailing, deep-state readers.
 
+pub mod compat;
+pub mod log;
+pub mod paths;
+pub mod readers;
 pub mod record;
+pub mod redact;
+pub mod sessions;
+pub mod snapshot;
 pub mod tail;
 pub mod watch;

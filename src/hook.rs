@@ -1,0 +1,382 @@
+//! Hook mode, a short straight line: read stdin (bounded), parse, load the configuration and
+//! the chart(s), sample the readers, lock the session log, load the snapshot(s), step, append
+//! one record, save the snapshot(s), print, exit. No runtime, no theme, no watcher.
+//!
+//! Any internal error gives one line on stderr, a failure record in the log when possible, and
+//! the configured answer: fail-open (no decision) or fail-closed (deny with the error).
+
+mod answer;
+mod machines;
+
+use std::ffi::OsString;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::{Instant, SystemTime};
+
+use serde_json::{Value, json};
+
+use crate::config::{self, Config, Flags};
+use crate::engine::ir::FailMode;
+use crate::engine::{Facts, StepReport};
+use crate::protocol::{Answer, HookInput, InputError, input, output};
+use crate::store::record::Record;
+use crate::store::{compat, log::LockedLog, paths, readers, redact, sessions, snapshot};
+
+pub use machines::{Loaded, load_machines};
+
+/// Largest payload read from stdin; anything bigger is refused (fail-open/closed).
+pub const MAX_INPUT_BYTES: u64 = 128 * 1024 * 1024;
+/// Longest string kept in a tool input or prompt (the event the engine steps and the log keep).
+pub const MAX_INPUT_STRING: usize = 256 * 1024;
+/// Longest error text kept from a failed tool call.
+pub const MAX_ERROR_TEXT: usize = 4 * 1024;
+
+/// seed's own failure, as one line.
+#[derive(Debug, thiserror::Error)]
+pub enum HookError {
+    #[error("{0}")]
+    Input(#[from] InputError),
+    #[error("payload is larger than {MAX_INPUT_BYTES} bytes")]
+    TooLarge,
+    #[error("{0}")]
+    Config(#[from] config::ConfigError),
+    #[error("sequence: {0}")]
+    Sequence(#[from] crate::dialects::LoadError),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// What the process prints and returns. `exit` is always 0: seed never answers with exit 2.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    pub stdout: String,
+    pub stderr: Option<String>,
+    pub exit: u8,
+}
+
+/// Inputs from the process: arguments, stdin, environment.
+pub struct Invocation<'a> {
+    /// `--sequence` (several, comma-separated).
+    pub sequence: Option<String>,
+    pub enforcement: Option<String>,
+    pub fail: Option<String>,
+    /// The `EVENT` argument.
+    pub event: Option<String>,
+    pub stdin: &'a mut dyn Read,
+    pub env: &'a dyn Fn(&str) -> Option<String>,
+    /// The process's current directory (last place to look for `.seed.toml`).
+    pub cwd: Option<PathBuf>,
+}
+
+/// What is known when an error happens, for the failure record and answer.
+#[derive(Default)]
+struct Known {
+    state: Option<PathBuf>,
+    session: Option<String>,
+    agent: Option<String>,
+    event: Option<String>,
+    fail: FailMode,
+}
+
+pub fn run(mut inv: Invocation<'_>) -> Outcome {
+    let t0 = Instant::now();
+    let mut known = Known {
+        event: inv.event.clone(),
+        ..Known::default()
+    };
+    // Before any configuration is read, the flag or SEED_FAIL decides how to fail.
+    known.fail = early_fail_mode(&inv);
+    match handle(&mut inv, &mut known, t0) {
+        Ok(answer) => Outcome {
+            stdout: answer.stdout(),
+            stderr: None,
+            exit: 0,
+        },
+        Err(e) => failure(&known, &e, t0),
+    }
+}
+
+fn early_fail_mode(inv: &Invocation<'_>) -> FailMode {
+    let v = inv.fail.clone().or_else(|| (inv.env)("SEED_FAIL"));
+    match v.as_deref().map(str::trim) {
+        Some("closed") => FailMode::Closed,
+        _ => FailMode::Open,
+    }
+}
+
+fn read_stdin(r: &mut dyn Read) -> Result<Vec<u8>, HookError> {
+    let mut buf = Vec::new();
+    r.take(MAX_INPUT_BYTES + 1).read_to_end(&mut buf)?;
+    if buf.len() as u64 > MAX_INPUT_BYTES {
+        return Err(HookError::TooLarge);
+    }
+    Ok(buf)
+}
+
+fn now_ts() -> String {
+    format!("{:.3}", jiff::Timestamp::now())
+}
+
+fn ms_since(t0: Instant) -> f64 {
+    (t0.elapsed().as_secs_f64() * 1e6).round() / 1e3
+}
+
+fn handle(inv: &mut Invocation<'_>, known: &mut Known, t0: Instant) -> Result<Answer, HookError> {
+    let bytes = read_stdin(&mut *inv.stdin)?;
+    let env_os = |k: &str| (inv.env)(k).map(OsString::from);
+    let state = paths::state_dir_with(&env_os)?;
+    known.state = Some(state.clone());
+    let hook_input = HookInput::parse(bytes, inv.event.as_deref())?;
+    known.event = Some(hook_input.event.clone());
+    known.session = Some(hook_input.session_id.clone());
+    known.agent = hook_input.agent_id.clone();
+
+    let mut start_dirs: Vec<PathBuf> = Vec::new();
+    start_dirs.extend(
+        (inv.env)("CLAUDE_PROJECT_DIR")
+            .filter(|s| !s.is_empty())
+            .map(PathBuf::from),
+    );
+    start_dirs.extend(hook_input.cwd.as_ref().map(PathBuf::from));
+    start_dirs.extend(inv.cwd.clone());
+    let flags = Flags {
+        sequence: inv.sequence.clone(),
+        enforcement: inv.enforcement.clone(),
+        fail: inv.fail.clone(),
+    };
+    let cfg = config::load(&start_dirs, inv.env, &flags)?;
+    known.fail = cfg.fail_mode();
+    let project_dir = cfg
+        .project_root
+        .clone()
+        .or_else(|| start_dirs.first().cloned());
+    let loaded = load_machines(&cfg, project_dir.as_deref(), &state)?;
+    if cfg.fail.is_none()
+        && loaded
+            .iter()
+            .any(|l| l.machine.chart.settings.fail == FailMode::Closed)
+    {
+        known.fail = FailMode::Closed;
+    }
+    step_and_record(
+        &*inv,
+        &cfg,
+        &state,
+        &hook_input,
+        &loaded,
+        project_dir.as_deref(),
+        t0,
+    )
+}
+
+/// Tool input and prompt as the engine and the log see them: redacted and bounded.
+fn prepared_input(h: &HookInput) -> (Value, String) {
+    let mut tool_input = h.tool_input.clone();
+    redact::redact_value(&mut tool_input);
+    redact::bound_strings(&mut tool_input, MAX_INPUT_STRING);
+    let prompt = h.prompt.as_deref().unwrap_or("");
+    let prompt = redact::redact_str(prompt).unwrap_or_else(|| prompt.to_string());
+    let prompt = if prompt.len() > MAX_INPUT_STRING {
+        format!(
+            "{}…[seed: truncated, {} bytes]",
+            redact::truncate_bytes(&prompt, MAX_INPUT_STRING),
+            prompt.len()
+        )
+    } else {
+        prompt
+    };
+    (tool_input, prompt)
+}
+
+fn step_and_record(
+    inv: &Invocation<'_>,
+    cfg: &Config,
+    state: &Path,
+    h: &HookInput,
+    loaded: &[Loaded],
+    project_dir: Option<&Path>,
+    t0: Instant,
+) -> Result<Answer, HookError> {
+    let (tool_input, prompt) = prepared_input(h);
+    let normalized = input::normalize(h, &tool_input, &prompt)?;
+    let now = SystemTime::now();
+    let vars = readers::ReaderVars::new(inv.env, project_dir, Some(state));
+    let facts: Facts = readers::sample(
+        loaded.iter().flat_map(|l| l.machine.chart.readers.iter()),
+        &vars,
+        now,
+    );
+
+    let session_dir = paths::session_dir(state, &h.session_id);
+    paths::ensure_dir(&session_dir)?;
+    let mut log = LockedLog::open(&paths::session_log(state, &h.session_id))?;
+    let meta_path = paths::session_meta(state, &h.session_id);
+    let mut meta = sessions::load_meta(&meta_path).unwrap_or_default();
+    let mut log_records: Option<Vec<Record>> = None;
+    if meta.log_len != log.len() {
+        let (records, _bad) = snapshot::parse_records(&log.read_all()?);
+        meta.records = records.len() as u64;
+        log_records = Some(records);
+    }
+
+    // Load each sequence's snapshot, folding the log again when it is missing or stale.
+    let mut snaps = Vec::with_capacity(loaded.len());
+    let mut chart_saved = Vec::with_capacity(loaded.len());
+    for l in loaded {
+        let path = paths::snapshot_path(state, &h.session_id, &l.name);
+        let saved = snapshot::load(&path);
+        chart_saved.push(
+            saved
+                .as_ref()
+                .is_some_and(|s| s.fingerprint == l.machine.fingerprint),
+        );
+        let snap = match saved {
+            Some(s) if s.is_fresh(&l.machine, log.len()) => s.snapshot,
+            _ => {
+                if log_records.is_none() {
+                    log_records = Some(snapshot::parse_records(&log.read_all()?).0);
+                }
+                let records = log_records.as_deref().unwrap_or_default();
+                if records.iter().any(|r| r.step().is_some()) {
+                    snapshot::fold(&l.machine, records)
+                } else {
+                    l.machine.start(&facts)
+                }
+            }
+        };
+        snaps.push(snap);
+    }
+
+    let mut reports: Vec<StepReport> = Vec::new();
+    if let Some(n) = &normalized {
+        for (l, snap) in loaded.iter().zip(snaps.iter_mut()) {
+            reports.push(l.machine.step(snap, n.phase, &n.event, &facts));
+        }
+    }
+    let names: Vec<&str> = loaded.iter().map(|l| l.name.as_str()).collect();
+    let verdict = answer::combine(&names, &reports);
+    let mut answer = answer::respond(
+        h,
+        normalized.as_ref().map(|n| n.phase),
+        verdict.as_ref(),
+        cfg,
+    );
+    if answer.is_empty()
+        && let Some(text) = answer::guidance(h, loaded, &snaps, &mut meta, cfg.inject_every)
+    {
+        answer = output::context(&h.event, &text);
+    }
+
+    let ts = now_ts();
+    let mut record = Record::new(ts.clone(), h.session_id.clone(), h.event.clone());
+    record.agent = h.agent_id.clone();
+    record.tool_use_id = h.tool_use_id.clone();
+    record.sequences = names.iter().map(|s| s.to_string()).collect();
+    record.verdict = verdict;
+    record.extra = answer::extra(h, normalized.is_none());
+    if let Some(n) = normalized {
+        record.phase = Some(n.phase);
+        record.event = Some(n.event);
+        record.facts = facts;
+    }
+    if let Some(resp) = &h.tool_response {
+        record.response = Some(redact::bound_response(resp.clone(), cfg.response_limit));
+    }
+    record.ms = Some(ms_since(t0));
+    log.append(&record)?;
+
+    meta.records += 1;
+    meta.log_len = log.len();
+    let mut reports_iter = reports.iter();
+    for ((l, snap), chart_known) in loaded.iter().zip(snaps).zip(chart_saved) {
+        let report = reports_iter.next();
+        let chart_path = paths::chart_path(state, &h.session_id, &l.name);
+        let saved = snapshot::SavedSnapshot {
+            v: snapshot::SAVED_VERSION,
+            sequence: l.name.clone(),
+            source: l.source.clone(),
+            fingerprint: l.machine.fingerprint.clone(),
+            log_len: log.len(),
+            records: meta.records,
+            snapshot: snap,
+        };
+        if report.is_some_and(|r| r.changed) || !compat::allowed_tools_path(state).exists() {
+            let _ = compat::write_allowed_tools(state, &l.machine.status(&saved.snapshot).allowed);
+        }
+        if !chart_known || !chart_path.exists() {
+            snapshot::save_chart(&chart_path, &l.machine.chart)?;
+        }
+        snapshot::save(&paths::snapshot_path(state, &h.session_id, &l.name), &saved)?;
+    }
+    if meta.id.is_empty() {
+        meta.v = 1;
+        meta.id = h.session_id.clone();
+        meta.started = ts.clone();
+    }
+    meta.updated = ts.clone();
+    meta.cwd = h.cwd.clone().or(meta.cwd);
+    meta.transcript_path = h
+        .transcript_path
+        .clone()
+        .filter(|s| !s.is_empty())
+        .or(meta.transcript_path);
+    if let Some(a) = &h.agent_id {
+        meta.agents.insert(a.clone());
+    }
+    meta.sequences = names.iter().map(|s| s.to_string()).collect();
+    sessions::save_meta(&meta_path, &meta)?;
+    if matches!(h.event.as_str(), "PostToolUse" | "PostToolUseFailure") {
+        let outcome = if h.event == "PostToolUse" {
+            "ok"
+        } else {
+            "error"
+        };
+        let tool = h.tool_name.as_deref().unwrap_or("");
+        let _ = compat::append_state_log(state, &[&ts, &h.session_id, tool, outcome]);
+    }
+    drop(log);
+    Ok(answer)
+}
+
+fn failure(known: &Known, err: &HookError, t0: Instant) -> Outcome {
+    let msg = format!("seed: {err}").replace(['\n', '\r'], " ");
+    if let Some(state) = &known.state {
+        let mut rec = Record::new(
+            now_ts(),
+            known.session.clone().unwrap_or_default(),
+            known.event.clone().unwrap_or_default(),
+        );
+        rec.agent = known.agent.clone();
+        rec.error = Some(msg.clone());
+        rec.ms = Some(ms_since(t0));
+        rec.extra =
+            json!({ "fail": if known.fail == FailMode::Closed { "closed" } else { "open" } });
+        let written = known.session.as_ref().is_some_and(|s| {
+            paths::ensure_dir(&paths::session_dir(state, s)).is_ok()
+                && crate::store::log::append_once(&paths::session_log(state, s), &rec).is_ok()
+        });
+        if !written && paths::ensure_dir(state).is_ok() {
+            let _ = crate::store::log::append_once(&paths::errors_log(state), &rec);
+        }
+    }
+    let answer = match (known.fail, &known.event) {
+        (FailMode::Closed, Some(ev)) => output::fail_closed(ev, &msg),
+        _ => Answer::none(),
+    };
+    Outcome {
+        stdout: answer.stdout(),
+        stderr: Some(msg),
+        exit: 0,
+    }
+}
+
+/// The snapshot a session's log folds to, for one of the hook's machines (tests and `status`).
+pub fn fold_session(
+    state: &Path,
+    session: &str,
+    l: &Loaded,
+) -> std::io::Result<crate::engine::Snapshot> {
+    let bytes = std::fs::read(paths::session_log(state, session))?;
+    let (records, _) = snapshot::parse_records(&bytes);
+    Ok(snapshot::fold(&l.machine, &records))
+}

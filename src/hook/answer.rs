@@ -1,0 +1,172 @@
+//! From step reports to the one answer: the most restrictive verdict over the sequences (deny
+//! beats ask beats allow, the reason naming the sequence), the per-event output, the guidance
+//! line injected when it changed, and the record's `extra`.
+
+use serde_json::{Map, Value, json};
+
+use super::{Loaded, MAX_ERROR_TEXT};
+use crate::config::Config;
+use crate::engine::{Decision, Phase, Snapshot, StepReport, Verdict};
+use crate::protocol::{Answer, HookInput, output};
+use crate::store::redact;
+use crate::store::sessions::SessionMeta;
+
+fn rank(d: Decision) -> u8 {
+    match d {
+        Decision::Deny | Decision::Block => 3,
+        Decision::Ask => 2,
+        Decision::Allow => 1,
+    }
+}
+
+/// `seed: …` → `seed [<sequence>]: …`, so the reason names the sequence that objected.
+pub fn name_reason(sequence: &str, reason: &str) -> String {
+    if reason.is_empty() {
+        return String::new();
+    }
+    let rest = reason.strip_prefix("seed: ").unwrap_or(reason);
+    format!("seed [{sequence}]: {rest}")
+}
+
+/// The most restrictive verdict, first sequence first on ties; warnings of every sequence
+/// that let the call through with one are joined when the result is an allow.
+pub fn combine(names: &[&str], reports: &[StepReport]) -> Option<Verdict> {
+    let verdicts: Vec<(&str, &Verdict)> = names
+        .iter()
+        .zip(reports)
+        .filter_map(|(n, r)| Some((*n, r.verdict.as_ref()?)))
+        .collect();
+    let (name, best) = verdicts.iter().copied().reduce(|a, b| {
+        if rank(b.1.decision) > rank(a.1.decision) {
+            b
+        } else {
+            a
+        }
+    })?;
+    let mut v = best.clone();
+    v.reason = name_reason(name, &v.reason);
+    if v.decision == Decision::Allow {
+        let warnings: Vec<String> = verdicts
+            .iter()
+            .filter_map(|(n, x)| x.warning.as_ref().map(|w| name_reason(n, w)))
+            .collect();
+        v.warning = (!warnings.is_empty()).then(|| warnings.join("\n"));
+    } else {
+        v.warning = v.warning.as_ref().map(|w| name_reason(name, w));
+    }
+    Some(v)
+}
+
+/// The answer a verdict calls for on this event (guidance comes separately).
+pub fn respond(
+    h: &HookInput,
+    phase: Option<Phase>,
+    verdict: Option<&Verdict>,
+    cfg: &Config,
+) -> Answer {
+    let Some(v) = verdict else {
+        return Answer::none();
+    };
+    match (phase, h.event.as_str()) {
+        (Some(Phase::Gate), "PreToolUse") => {
+            output::pre_tool_use(v.decision, &v.reason, v.warning.as_deref(), cfg.emit_allow)
+        }
+        (Some(Phase::Stop), _) if v.decision == Decision::Block && !h.stop_hook_active => {
+            output::stop_block(&v.reason)
+        }
+        _ => Answer::none(),
+    }
+}
+
+/// Sources after which the model has lost earlier context: the line is always injected.
+fn context_lost(source: Option<&str>) -> bool {
+    matches!(source, Some("compact" | "resume" | "clear"))
+}
+
+/// The `[SEED SEQUENCE]` lines to inject now (UserPromptSubmit and SessionStart only): a line
+/// is injected when it changed since it was last injected, every `every` prompts (0: never
+/// just for being due), and always after a SessionStart that lost context.
+pub fn guidance(
+    h: &HookInput,
+    loaded: &[Loaded],
+    snaps: &[Snapshot],
+    meta: &mut SessionMeta,
+    every: u32,
+) -> Option<String> {
+    let prompt = h.event == "UserPromptSubmit";
+    if !prompt && h.event != "SessionStart" {
+        return None;
+    }
+    let force = !prompt && context_lost(h.source.as_deref());
+    let mut lines = Vec::new();
+    for (l, snap) in loaded.iter().zip(snaps) {
+        let line = l.machine.guidance_line(snap);
+        let inj = meta.inject.entry(l.name.clone()).or_default();
+        let due = prompt && every > 0 && inj.prompts_since + 1 >= every;
+        if force || due || inj.line != line {
+            inj.line = line.clone();
+            inj.prompts_since = 0;
+            lines.push(line);
+        } else if prompt {
+            inj.prompts_since += 1;
+        }
+    }
+    (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
+/// Payload facts worth keeping that the engine does not step on.
+pub fn extra(h: &HookInput, unknown: bool) -> Value {
+    let mut m = Map::new();
+    let mut put = |k: &str, v: Value| {
+        m.insert(k.to_string(), v);
+    };
+    if let Some(p) = &h.permission_mode {
+        put("permission_mode", json!(p));
+    }
+    if let Some(a) = &h.agent_type {
+        put("agent_type", json!(a));
+    }
+    if let Some(s) = &h.source {
+        put("source", json!(s));
+    }
+    if let Some(e) = &h.error {
+        let e = redact::redact_str(e).unwrap_or_else(|| e.clone());
+        put("error", json!(redact::truncate_bytes(&e, MAX_ERROR_TEXT)));
+    }
+    for k in [
+        "duration_ms",
+        "is_interrupt",
+        "reason",
+        "trigger",
+        "notification_type",
+    ] {
+        if let Some(v) = h
+            .rest
+            .get(k)
+            .filter(|v| v.is_number() || v.is_boolean() || v.is_string())
+        {
+            let v = match v.as_str() {
+                Some(s) => json!(redact::truncate_bytes(s, 256)),
+                None => v.clone(),
+            };
+            put(k, v);
+        }
+    }
+    if matches!(h.event.as_str(), "Stop" | "SubagentStop") {
+        put("stop_hook_active", json!(h.stop_hook_active));
+    }
+    if h.repairs.lone_surrogates > 0 {
+        put("repaired_surrogates", json!(h.repairs.lone_surrogates));
+    }
+    if h.repairs.invalid_utf8 {
+        put("repaired_utf8", json!(true));
+    }
+    if unknown {
+        put("unknown_event", json!(!h.is_known()));
+    }
+    if m.is_empty() {
+        Value::Null
+    } else {
+        Value::Object(m)
+    }
+}

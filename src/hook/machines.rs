@@ -1,0 +1,56 @@
+//! The configured sequences, loaded and compiled for stepping, with the overrides applied.
+
+use std::path::{Path, PathBuf};
+
+use crate::config::Config;
+use crate::dialects;
+use crate::engine::Machine;
+use crate::store::paths::safe_component;
+
+/// One sequence the hook steps.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// Unique name in this hook (the chart's name; `-2`, `-3`… when two share one); names
+    /// the snapshot file.
+    pub name: String,
+    /// `builtin:<file>` or the path read.
+    pub source: String,
+    pub machine: Machine,
+}
+
+/// Where named sequences are looked up before the built-ins.
+pub fn search_dirs(project_dir: Option<&Path>, state: &Path) -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    if let Some(p) = project_dir {
+        dirs.push(p.join(".seed").join("sequences"));
+    }
+    dirs.push(state.join("sequences"));
+    dirs
+}
+
+pub fn load_machines(
+    cfg: &Config,
+    project_dir: Option<&Path>,
+    state: &Path,
+) -> Result<Vec<Loaded>, dialects::LoadError> {
+    let dirs = search_dirs(project_dir, state);
+    let mut out: Vec<Loaded> = Vec::with_capacity(cfg.sequences.len());
+    for entry in &cfg.sequences {
+        let loaded = dialects::resolve(entry, &dirs)?;
+        let mut chart = loaded.chart;
+        cfg.apply(&mut chart);
+        let base = safe_component(&chart.name);
+        let mut name = base.clone();
+        let mut n = 1;
+        while out.iter().any(|l| l.name == name) {
+            n += 1;
+            name = format!("{base}-{n}");
+        }
+        out.push(Loaded {
+            name,
+            source: loaded.source,
+            machine: Machine::new(chart),
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,134 @@
+//! Raw stdin bytes → text serde_json accepts, without failing on what real payloads contain:
+//! lone UTF-16 surrogates in `\u` escapes (a Windows logger's cp1252 round trip produces them;
+//! serde_json refuses them) become U+FFFD, and invalid UTF-8 is decoded lossily.
+
+/// Replace every `\uD800`–`\uDFFF` escape that is not half of a valid pair with `\uFFFD`,
+/// in place (same length, ASCII for ASCII). Returns how many were replaced.
+///
+/// Outside strings valid JSON has no backslashes, and inside strings every backslash starts an
+/// escape, so walking from backslash to backslash and skipping whole escapes is exact.
+pub fn repair_lone_surrogates(bytes: &mut [u8]) -> usize {
+    let mut replaced = 0;
+    let mut i = 0;
+    while let Some(off) = memchr::memchr(b'\\', &bytes[i..]) {
+        let at = i + off;
+        match bytes.get(at + 1) {
+            Some(b'u') => {
+                let Some(unit) = hex4(bytes, at + 2) else {
+                    i = at + 2;
+                    continue;
+                };
+                match unit {
+                    0xD800..=0xDBFF => {
+                        let low = (bytes.get(at + 6) == Some(&b'\\')
+                            && bytes.get(at + 7) == Some(&b'u'))
+                        .then(|| hex4(bytes, at + 8))
+                        .flatten();
+                        if matches!(low, Some(0xDC00..=0xDFFF)) {
+                            i = at + 12;
+                        } else {
+                            bytes[at + 2..at + 6].copy_from_slice(b"FFFD");
+                            replaced += 1;
+                            i = at + 6;
+                        }
+                    }
+                    0xDC00..=0xDFFF => {
+                        bytes[at + 2..at + 6].copy_from_slice(b"FFFD");
+                        replaced += 1;
+                        i = at + 6;
+                    }
+                    _ => i = at + 6,
+                }
+            }
+            // Any other escape (including `\\`) is two bytes long.
+            Some(_) => i = at + 2,
+            None => break,
+        }
+    }
+    replaced
+}
+
+fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
+    let s = bytes.get(at..at + 4)?;
+    let mut v = 0u32;
+    for &b in s {
+        v = v * 16 + (b as char).to_digit(16)?;
+    }
+    Some(v)
+}
+
+/// What decoding had to fix, for the log.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Repairs {
+    pub lone_surrogates: usize,
+    pub invalid_utf8: bool,
+}
+
+impl Repairs {
+    pub fn any(&self) -> bool {
+        self.lone_surrogates > 0 || self.invalid_utf8
+    }
+}
+
+/// Decode stdin bytes into JSON text: surrogates repaired, invalid UTF-8 replaced with U+FFFD.
+/// No copy when the bytes are already fine.
+pub fn decode(mut bytes: Vec<u8>) -> (String, Repairs) {
+    let lone_surrogates = repair_lone_surrogates(&mut bytes);
+    match String::from_utf8(bytes) {
+        Ok(s) => (
+            s,
+            Repairs {
+                lone_surrogates,
+                invalid_utf8: false,
+            },
+        ),
+        Err(e) => (
+            String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            Repairs {
+                lone_surrogates,
+                invalid_utf8: true,
+            },
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fix(s: &str) -> String {
+        let mut b = s.as_bytes().to_vec();
+        repair_lone_surrogates(&mut b);
+        String::from_utf8(b).unwrap()
+    }
+
+    #[test]
+    fn pairs_are_kept_and_lone_halves_replaced() {
+        assert_eq!(fix(r#""\ud83d\ude80""#), r#""\ud83d\ude80""#);
+        assert_eq!(fix(r#""a\ud83db""#), r#""a\uFFFDb""#);
+        assert_eq!(fix(r#""\ude80""#), r#""\uFFFD""#);
+        assert_eq!(fix(r#""\ud83d\u0041""#), r#""\uFFFD\u0041""#);
+        assert_eq!(fix(r#""\ud83d""#), r#""\uFFFD""#);
+        // An escaped backslash followed by text that looks like an escape is text.
+        assert_eq!(fix(r#""\\ud83d""#), r#""\\ud83d""#);
+        assert_eq!(fix(r#""\\\ud83d""#), r#""\\\uFFFD""#);
+        // Truncated escapes are left for the parser to report.
+        assert_eq!(fix(r#""\ud8"#), r#""\ud8"#);
+    }
+
+    #[test]
+    fn repaired_text_parses() {
+        let (text, r) = decode(br#"{"p":"x\udc9d\ud83d\ude80\ud800"}"#.to_vec());
+        assert_eq!(r.lone_surrogates, 2);
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["p"], "x\u{FFFD}🚀\u{FFFD}");
+    }
+
+    #[test]
+    fn invalid_utf8_is_lossy() {
+        let (text, r) = decode(b"{\"p\":\"a\xff\xfeb\"}".to_vec());
+        assert!(r.invalid_utf8);
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["p"], "a\u{FFFD}\u{FFFD}b");
+    }
+}

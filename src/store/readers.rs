@@ -1,0 +1,255 @@
+//! The deep-state reader host: evaluates a chart's reader declarations into facts, once per
+//! hook, outside the pure engine. Paths expand only `${HOME}`, `${HEAVEN_DATA_DIR}`,
+//! `${CLAUDE_PROJECT_DIR}` and `${SEED_HOME}` (sequence files are data: no other variable, no
+//! command). Files read are bounded in size; directory scans are bounded in entries.
+
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+use std::time::SystemTime;
+
+use serde_json::Value;
+
+use super::paths;
+use crate::engine::Facts;
+use crate::engine::ir::{ReaderDecl, ReaderKind};
+
+/// Largest JSON state file a reader parses.
+pub const MAX_READER_BYTES: u64 = 4 * 1024 * 1024;
+/// Most directory entries looked at per glob component.
+pub const MAX_SCAN_ENTRIES: usize = 10_000;
+
+/// Values of the variables reader paths may use (`None`: unset, the reader yields `null`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReaderVars {
+    pub home: Option<String>,
+    pub heaven_data_dir: Option<String>,
+    pub project_dir: Option<String>,
+    pub seed_home: Option<String>,
+}
+
+impl ReaderVars {
+    /// From an environment lookup, the project directory and the state directory.
+    pub fn new(
+        env: &dyn Fn(&str) -> Option<String>,
+        project_dir: Option<&Path>,
+        state_dir: Option<&Path>,
+    ) -> ReaderVars {
+        let set = |k: &str| env(k).filter(|v| !v.is_empty());
+        ReaderVars {
+            home: set("HOME"),
+            heaven_data_dir: set("HEAVEN_DATA_DIR"),
+            project_dir: set("CLAUDE_PROJECT_DIR")
+                .or_else(|| project_dir.map(|p| p.display().to_string())),
+            seed_home: set("SEED_HOME").or_else(|| state_dir.map(|p| p.display().to_string())),
+        }
+    }
+}
+
+/// Expand the allowed variables; `None` when the path names another variable or an unset
+/// one. Relative paths are taken from the project directory.
+pub fn expand(path: &str, vars: &ReaderVars) -> Option<PathBuf> {
+    let mut out = String::with_capacity(path.len());
+    let mut rest = path;
+    while let Some(i) = rest.find("${") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 2..];
+        let end = after.find('}')?;
+        let value = match &after[..end] {
+            "HOME" => vars.home.as_deref(),
+            "HEAVEN_DATA_DIR" => vars.heaven_data_dir.as_deref(),
+            "CLAUDE_PROJECT_DIR" => vars.project_dir.as_deref(),
+            "SEED_HOME" => vars.seed_home.as_deref(),
+            _ => None,
+        }?;
+        out.push_str(value);
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    let p = PathBuf::from(out);
+    if p.is_relative() {
+        return Some(PathBuf::from(vars.project_dir.as_deref()?).join(p));
+    }
+    Some(p)
+}
+
+fn is_pattern(s: &str) -> bool {
+    s.contains(['*', '?', '['])
+}
+
+/// Files matching a glob whose wildcards (`*`, `?`) sit inside single path components.
+pub fn glob(pattern: &Path) -> Vec<PathBuf> {
+    let mut current: Vec<PathBuf> = vec![PathBuf::new()];
+    for comp in pattern.components() {
+        let part = comp.as_os_str().to_string_lossy();
+        let wild = matches!(comp, Component::Normal(_)) && is_pattern(&part);
+        let mut next = Vec::new();
+        for base in &current {
+            if !wild {
+                next.push(base.join(comp.as_os_str()));
+                continue;
+            }
+            let matcher = wildmatch::WildMatch::new(&part);
+            let dir = if base.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                base.as_path()
+            };
+            let Ok(entries) = fs::read_dir(dir) else {
+                continue;
+            };
+            for e in entries.take(MAX_SCAN_ENTRIES).flatten() {
+                if matcher.matches(&e.file_name().to_string_lossy()) {
+                    next.push(base.join(e.file_name()));
+                }
+            }
+        }
+        current = next;
+        if current.is_empty() {
+            break;
+        }
+    }
+    current.retain(|p| !p.as_os_str().is_empty() && p.exists());
+    current.sort();
+    current
+}
+
+fn mtime(p: &Path) -> Option<SystemTime> {
+    fs::metadata(p).ok()?.modified().ok()
+}
+
+/// The most recently modified regular file among `paths`.
+fn newest(paths: &[PathBuf]) -> Option<(PathBuf, SystemTime)> {
+    paths
+        .iter()
+        .filter(|p| p.is_file())
+        .filter_map(|p| Some((p.clone(), mtime(p)?)))
+        .max_by_key(|(_, t)| *t)
+}
+
+/// Evaluate one reader. `null` when it cannot be evaluated (unset variable, no file, too big,
+/// not JSON, pointer absent).
+pub fn evaluate(kind: &ReaderKind, vars: &ReaderVars, now: SystemTime) -> Value {
+    let Some(path) = expand(kind.path(), vars) else {
+        return Value::Null;
+    };
+    match kind {
+        ReaderKind::FileExists { .. } => {
+            let found = if is_pattern(&path.to_string_lossy()) {
+                !glob(&path).is_empty()
+            } else {
+                path.exists()
+            };
+            Value::Bool(found)
+        }
+        ReaderKind::Count { .. } => Value::from(glob(&path).len() as u64),
+        ReaderKind::Age { .. } => match newest(&glob(&path)) {
+            Some((_, t)) => {
+                let secs = now.duration_since(t).map(|d| d.as_secs()).unwrap_or(0);
+                Value::from(secs)
+            }
+            None => Value::Null,
+        },
+        ReaderKind::Json { pointer, .. } => {
+            let Some((file, _)) = newest(&glob(&path)) else {
+                return Value::Null;
+            };
+            let Ok(bytes) = paths::read_bounded(&file, MAX_READER_BYTES) else {
+                return Value::Null;
+            };
+            let Ok(doc) = serde_json::from_slice::<Value>(&bytes) else {
+                return Value::Null;
+            };
+            let ptr = if pointer.is_empty() || pointer.starts_with('/') {
+                pointer.clone()
+            } else {
+                format!("/{}", pointer.replace('.', "/"))
+            };
+            doc.pointer(&ptr).cloned().unwrap_or(Value::Null)
+        }
+    }
+}
+
+/// Sample every reader once (duplicates by name evaluated once).
+pub fn sample<'a>(
+    readers: impl IntoIterator<Item = &'a ReaderDecl>,
+    vars: &ReaderVars,
+    now: SystemTime,
+) -> Facts {
+    let mut facts = Facts::new();
+    for r in readers {
+        if !facts.contains_key(&r.name) {
+            facts.insert(r.name.clone(), evaluate(&r.kind, vars, now));
+        }
+    }
+    facts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::time::Duration;
+
+    fn vars(dir: &Path) -> ReaderVars {
+        ReaderVars {
+            home: Some("/home/u".into()),
+            heaven_data_dir: Some(dir.display().to_string()),
+            project_dir: Some(dir.display().to_string()),
+            seed_home: None,
+        }
+    }
+
+    #[test]
+    fn expansion_is_limited() {
+        let v = vars(Path::new("/h"));
+        assert_eq!(expand("${HOME}/x", &v), Some("/home/u/x".into()));
+        assert_eq!(expand("${PATH}/x", &v), None);
+        assert_eq!(expand("${SEED_HOME}/x", &v), None);
+        assert_eq!(expand("rel/x", &v), Some("/h/rel/x".into()));
+        assert_eq!(expand("$HOME/x", &v), Some("/h/$HOME/x".into()));
+    }
+
+    #[test]
+    fn kinds() {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path();
+        fs::create_dir_all(d.join("w")).unwrap();
+        fs::write(d.join("w/a.json"), r#"{"status":"old"}"#).unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+        fs::write(d.join("w/b.json"), r#"{"status":"active","n":{"k":[1,2]}}"#).unwrap();
+        fs::write(d.join("w/c.txt"), "x").unwrap();
+        let v = vars(d);
+        let now = SystemTime::now() + Duration::from_secs(5);
+        let j = |p: &str, ptr: &str| ReaderKind::Json {
+            path: p.into(),
+            pointer: ptr.into(),
+        };
+        assert_eq!(
+            evaluate(&j("${HEAVEN_DATA_DIR}/w/*.json", "/status"), &v, now),
+            json!("active")
+        );
+        assert_eq!(evaluate(&j("w/*.json", "/n/k/1"), &v, now), json!(2));
+        assert_eq!(evaluate(&j("w/*.json", "/missing"), &v, now), Value::Null);
+        assert_eq!(evaluate(&j("nope/*.json", "/status"), &v, now), Value::Null);
+        let count = ReaderKind::Count {
+            path: "${CLAUDE_PROJECT_DIR}/w/*.json".into(),
+        };
+        assert_eq!(evaluate(&count, &v, now), json!(2));
+        let exists = ReaderKind::FileExists {
+            path: "w/c.txt".into(),
+        };
+        assert_eq!(evaluate(&exists, &v, now), json!(true));
+        let age = ReaderKind::Age { path: "w/*".into() };
+        assert!(
+            evaluate(&age, &v, now)
+                .as_u64()
+                .is_some_and(|s| (4..=6).contains(&s))
+        );
+        fs::write(
+            d.join("w/big.json"),
+            vec![b' '; MAX_READER_BYTES as usize + 10],
+        )
+        .unwrap();
+        assert_eq!(evaluate(&j("w/big.json", "/x"), &v, now), Value::Null);
+    }
+}
