@@ -11,6 +11,7 @@ pub mod commands;
 pub mod config;
 pub mod dialects;
 pub mod engine;
+pub mod export;
 pub mod hook;
 pub mod protocol;
 pub mod report;

@@ -6,6 +6,7 @@ pub mod keys;
 pub mod model;
 pub mod rows;
 pub mod sanitize;
+pub mod theme;
 pub mod update;
 
 pub use fold::{Fold, Seq};
