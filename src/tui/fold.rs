@@ -23,6 +23,8 @@ pub const CHECKPOINT_EVERY: usize = 512;
 /// A sequence the dashboard steps.
 #[derive(Debug, Clone)]
 pub struct Seq {
+    /// The name records use for it (the hook's snapshot name; usually the chart's name).
+    pub name: String,
     pub machine: Arc<Machine>,
     /// `true`: step only the records that name this sequence (or name none), as the hook did;
     /// `false`: step every record (what-if: "what would this sequence have said?").
@@ -31,14 +33,20 @@ pub struct Seq {
 
 impl Seq {
     pub fn new(machine: Machine, follows_log: bool) -> Seq {
+        let name = machine.chart.name.clone();
+        Seq::named(name, machine, follows_log)
+    }
+
+    pub fn named(name: impl Into<String>, machine: Machine, follows_log: bool) -> Seq {
         Seq {
+            name: name.into(),
             machine: Arc::new(machine),
             follows_log,
         }
     }
 
     pub fn name(&self) -> &str {
-        &self.machine.chart.name
+        &self.name
     }
 
     fn steps(&self, r: &Record) -> bool {

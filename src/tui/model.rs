@@ -11,6 +11,7 @@ use crate::engine::{Snapshot, Status};
 use crate::store::record::Record;
 
 use super::fold::{CHECKPOINT_EVERY, Checkpoints, Deep, Fold, Seq};
+use super::graph::Graphs;
 use super::rows::Rows;
 
 /// One record as it arrived, with its byte offset in the log (kept for replay re-reads).
@@ -30,6 +31,8 @@ pub struct SessionEntry {
     pub label: String,
     /// Last activity, unix ms.
     pub modified: Option<i64>,
+    /// A subagent of `parent` (its events are in the parent's log).
+    pub agent: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -144,6 +147,8 @@ pub struct Derived {
     pub status: Vec<Status>,
     /// Recovery for the most recent denial, through the selected sequence.
     pub denial: Option<Recovery>,
+    /// The focused graph of the selected sequence.
+    pub graph: Option<Graphs>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -187,6 +192,8 @@ pub struct Model {
     pub size: (u16, u16),
     /// One line for the user (a theme that failed to load, a log that was rotated…).
     pub notice: Option<String>,
+    /// Switch to a newer session of the project when one starts (no `--session` given).
+    pub follow_latest: bool,
     pub quit: bool,
 }
 
@@ -228,6 +235,7 @@ impl Model {
             tz: TimeZone::UTC,
             size: (80, 24),
             notice: None,
+            follow_latest: false,
             quit: false,
         };
         m.recompute();
@@ -328,6 +336,7 @@ impl Model {
 
     /// Derive status, snapshots and the denial's recovery from the shown fold.
     pub fn recompute(&mut self) {
+        self.selected = self.selected.min(self.seqs.len().saturating_sub(1));
         let fold = self.shown();
         let snaps: Vec<Snapshot> = (0..self.seqs.len())
             .filter_map(|i| fold.snapshot(&self.seqs, i))
@@ -345,13 +354,20 @@ impl Model {
                 .map(|d| seq.machine.recovery(snap, Some(&d.event))),
             _ => None,
         };
+        let at = fold.applied;
+        let graph = match (self.seqs.get(self.selected), snaps.get(self.selected)) {
+            (Some(seq), Some(snap)) => {
+                Graphs::update(self.derived.graph.take(), &seq.machine, snap)
+            }
+            _ => None,
+        };
         self.derived = Derived {
-            at: fold.applied,
+            at,
             snaps,
             status,
             denial,
+            graph,
         };
-        self.selected = self.selected.min(self.seqs.len().saturating_sub(1));
     }
 
     /// Deep-state readers of the selected sequence with their values: live file reads when

@@ -23,6 +23,8 @@ pub enum RowKind {
     Prompt,
     Lifecycle,
     Stop,
+    /// seed itself failed on this hook (the record carries the error, no event).
+    Lapse,
 }
 
 /// What the gate answered (PreToolUse, or a Stop decision).
@@ -136,6 +138,7 @@ impl Default for Rows {
 
 /// How a record shows in the timeline.
 enum Class {
+    Lapse,
     Pre,
     Post { failed: bool },
     Prompt,
@@ -144,6 +147,9 @@ enum Class {
 }
 
 fn classify(r: &Record) -> Class {
+    if r.error.is_some() && r.event.is_none() {
+        return Class::Lapse;
+    }
     let kind = r.event.as_ref().map(|e| e.kind);
     match r.hook.as_str() {
         "PreToolUse" => return Class::Pre,
@@ -231,9 +237,7 @@ impl Rows {
         let lane = self.syms.intern(r.agent.as_deref().unwrap_or(""));
         let lapse = r.error.is_some();
         let ev = r.event.as_ref();
-        let call_name = ev
-            .map(|e| e.claude_tool_name_or_skill())
-            .unwrap_or_default();
+        let call_name = ev.map(|e| e.call_name()).unwrap_or_default();
         let key = |name: &str| -> Box<str> {
             match &r.tool_use_id {
                 Some(id) if !id.is_empty() => id.as_str().into(),
@@ -304,7 +308,20 @@ impl Rows {
                             .unwrap_or_default();
                         (RowKind::Prompt, "prompt".to_string(), text)
                     }
-                    Class::Stop => (RowKind::Stop, non_empty(&r.hook, "Stop"), String::new()),
+                    // A stop the hook decided shows its verdict; one it only recorded is an event.
+                    Class::Stop if r.verdict.is_some() => {
+                        (RowKind::Stop, non_empty(&r.hook, "Stop"), String::new())
+                    }
+                    Class::Stop => (
+                        RowKind::Lifecycle,
+                        non_empty(&r.hook, "Stop"),
+                        String::new(),
+                    ),
+                    Class::Lapse => (
+                        RowKind::Lapse,
+                        non_empty(&r.hook, "hook"),
+                        r.error.clone().unwrap_or_default(),
+                    ),
                     _ => {
                         let name = ev
                             .filter(|e| e.kind == EventKind::Lifecycle)
@@ -362,15 +379,15 @@ fn contains_ci(hay: &str, needle: &str) -> bool {
 }
 
 trait CallName {
-    fn claude_tool_name_or_skill(&self) -> String;
+    fn call_name(&self) -> String;
 }
 
 impl CallName for crate::engine::Event {
-    /// Tools as Claude Code names them; skills by their own name, which says more than `Skill`.
-    fn claude_tool_name_or_skill(&self) -> String {
+    /// The dotted name the chart uses (`starlog.orient`); skills by their own name.
+    fn call_name(&self) -> String {
         let name = match self.kind {
             EventKind::Skill => format!("skill:{}", self.name),
-            _ => self.claude_tool_name(),
+            _ => self.name.clone(),
         };
         sanitize::clean(&name, 48)
     }

@@ -32,13 +32,19 @@ pub enum Msg {
     Themes(Vec<String>),
     /// The time (unix ms).
     Tick(i64),
+    /// A session of this project more recent than the one followed.
+    NewerSession(String),
     Notice(String),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
     Quit,
-    SwitchSession(String),
+    /// Follow another session; for a subagent, filter the timeline to its lane.
+    SwitchSession {
+        id: String,
+        agent: Option<String>,
+    },
     /// Load and use this theme (the model already names it).
     SetTheme(String),
     /// Render the current frame to a file.
@@ -87,6 +93,11 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
             }
         }
         Msg::Tick(now) => m.now = Some(now),
+        Msg::NewerSession(id) => {
+            if m.follow_latest && id != m.session.id {
+                return vec![Effect::SwitchSession { id, agent: None }];
+            }
+        }
         Msg::Notice(text) => m.notice = Some(text),
     }
     Vec::new()
@@ -141,10 +152,9 @@ fn key(m: &mut Model, k: KeyEvent) -> Vec<Effect> {
             }
         }
         Action::Sessions => {
-            let selected = m
-                .sessions
+            let selected = session_order(&m.sessions)
                 .iter()
-                .position(|s| s.id == m.session.id)
+                .position(|(_, i)| m.sessions[*i].id == m.session.id && !m.sessions[*i].agent)
                 .unwrap_or(0);
             m.overlay = Overlay::Sessions { selected };
             return vec![Effect::ListSessions];
@@ -235,11 +245,21 @@ fn sessions_key(
     match (k.code, action) {
         (KeyCode::Enter, _) => {
             m.overlay = Overlay::None;
-            if let Some((_, i)) = order.get(selected) {
-                let id = m.sessions[*i].id.clone();
-                if id != m.session.id {
-                    return vec![Effect::SwitchSession(id)];
-                }
+            let Some(entry) = order.get(selected).and_then(|(_, i)| m.sessions.get(*i)) else {
+                return Vec::new();
+            };
+            let (id, agent) = match (&entry.parent, entry.agent) {
+                (Some(p), true) => (p.clone(), Some(entry.id.clone())),
+                _ => (entry.id.clone(), None),
+            };
+            if id != m.session.id {
+                return vec![Effect::SwitchSession { id, agent }];
+            }
+            // A subagent of the session already followed: show its lane.
+            if let Some(a) = agent {
+                m.filter.text = a;
+                m.filter.reset(&m.rows);
+                m.scroll.timeline = 0;
             }
         }
         (_, Some(Action::Quit)) => {
