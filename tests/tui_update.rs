@@ -285,7 +285,7 @@ fn log_reset_starts_over() {
     let mut m = model_with(&records());
     update(&mut m, Msg::LogReset("the log was truncated".into()));
     assert_eq!(m.fold.applied, 0);
-    assert!(m.rows.is_empty() && m.offsets.is_empty());
+    assert!(m.rows.is_empty() && m.marks.is_empty());
     assert!(m.notice.is_some());
 }
 
@@ -329,7 +329,7 @@ proptest! {
         prop_assert_eq!(m.derived.at, k);
         // The timeline at k shows the rows that exist after k records.
         let vis = m.rows.visible(k);
-        prop_assert!(m.rows.all()[..vis].iter().all(|r| (r.index as usize) < k));
+        prop_assert!(m.rows.iter().take(vis).all(|r| (r.index as usize) < k));
         m.go_live();
         prop_assert_eq!(m.derived.at, rs.len());
     }

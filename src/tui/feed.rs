@@ -14,10 +14,11 @@ use std::time::{Duration, SystemTime};
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::dialects;
+use crate::engine::Snapshot;
 use crate::engine::ir::ReaderDecl;
 use crate::engine::{Facts, Machine};
 use crate::store::readers::{self, ReaderVars};
-use crate::store::tail::{RecordEvent, ResetReason, Tailer};
+use crate::store::tail::{ResetReason, TailEvent, TailLimits, Tailer, parse_record_line};
 use crate::store::watch::{PathWatcher, WatchOptions};
 use crate::store::{paths, sessions, snapshot};
 
@@ -25,8 +26,11 @@ use super::fold::Seq;
 use super::model::Entry;
 use super::update::Msg;
 
-/// Records per message at most, so a huge backlog reaches the screen in steps.
-const BATCH: usize = 20_000;
+/// Records per message at most, so a huge backlog reaches the screen in steps and the memory
+/// held by parsed records in flight stays small.
+const BATCH: usize = 4_096;
+/// Bytes read per poll (the tailer's budget): bounds a backlog's lines in memory at once.
+const POLL_BYTES: u64 = 4 << 20;
 
 /// A message tagged with the generation of the feed that sent it: after a session switch, the
 /// loop drops what the old feed had already queued.
@@ -39,8 +43,12 @@ pub struct FeedConfig {
     pub session: String,
     /// The log to follow (`None`: no session yet; watch for one).
     pub log: Option<PathBuf>,
-    /// Sequence names the model already follows (by their record name).
-    pub known: Vec<String>,
+    /// Sequences the model already follows: record name and chart fingerprint (to trust the
+    /// hook's saved snapshot of the same chart).
+    pub known: Vec<(String, String)>,
+    /// Every sequence follows the log as the hook stepped it, so the hook's snapshots are the
+    /// fold of the backlog (not so for a what-if `--sequence`).
+    pub use_cache: bool,
     /// Where named sequences are looked up when the session has no saved chart.
     pub search_dirs: Vec<PathBuf>,
     /// Deep-state readers to sample, and the variables their paths may use.
@@ -105,8 +113,10 @@ fn run(
     wake_rx: mpsc::Receiver<()>,
 ) {
     let send = |m: Msg| tx.send((cfg.generation, m)).is_ok();
-    let mut known: HashSet<String> = cfg.known.iter().cloned().collect();
-    let mut tailer = cfg.log.as_ref().map(|p| Tailer::new(p.clone()));
+    let mut known: HashSet<String> = cfg.known.iter().map(|(n, _)| n.clone()).collect();
+    let mut tailer = cfg.log.as_ref().map(|p| new_tailer(p));
+    // The backlog the hook's snapshots already cover is read without stepping the engines.
+    let mut cache = cfg.log.as_ref().and_then(|p| cached(&cfg, p));
     // Wake-ups: the log's directory, and the reader files that exist now (new ones are found by
     // the fallback poll). Separate watchers, so a reader directory that cannot be watched does
     // not turn the log's watch into polling.
@@ -141,8 +151,22 @@ fn run(
     while !stop.load(Ordering::Relaxed) {
         let mut behind = false;
         if let Some(t) = tailer.as_mut() {
-            if !drain(t, &cfg, &mut known, &send) {
-                return;
+            match drain(t, &cfg, &mut known, &mut cache, &send) {
+                Drained::Ok => {}
+                Drained::Gone => return,
+                Drained::Restart => {
+                    // A sequence the snapshots do not cover: read everything again, stepping.
+                    cache = None;
+                    if let Some(p) = &cfg.log {
+                        *t = new_tailer(p);
+                    }
+                    if !send(Msg::LogReset(
+                        "reading the log again for a sequence it names".into(),
+                    )) {
+                        return;
+                    }
+                    continue;
+                }
             }
             behind = t.is_behind();
         }
@@ -181,62 +205,151 @@ fn run(
     }
 }
 
+fn new_tailer(path: &std::path::Path) -> Tailer {
+    Tailer::new(path).with_limits(TailLimits {
+        poll_budget: POLL_BYTES,
+        ..TailLimits::default()
+    })
+}
+
+/// Saved snapshots of every known sequence covering the same log prefix: (its length, them).
+fn cached(cfg: &FeedConfig, log: &std::path::Path) -> Option<(u64, Vec<(String, Snapshot)>)> {
+    if cfg.known.is_empty() || !cfg.use_cache {
+        return None;
+    }
+    let len = std::fs::metadata(log).ok()?.len();
+    let mut at = None;
+    let mut out = Vec::new();
+    for (name, fingerprint) in &cfg.known {
+        let saved = snapshot::load(&paths::snapshot_path(&cfg.state, &cfg.session, name))?;
+        if saved.v != snapshot::SAVED_VERSION
+            || &saved.fingerprint != fingerprint
+            || saved.log_len > len
+        {
+            return None;
+        }
+        if *at.get_or_insert(saved.log_len) != saved.log_len {
+            return None;
+        }
+        out.push((name.clone(), saved.snapshot));
+    }
+    Some((at?, out))
+}
+
+enum Drained {
+    Ok,
+    /// The loop has gone.
+    Gone,
+    /// Start reading from the beginning without the cache.
+    Restart,
+}
+
+/// Batches on their way to the loop, in log order.
+struct Out<'a> {
+    send: &'a dyn Fn(Msg) -> bool,
+    records: Vec<Entry>,
+    backlog: Vec<Entry>,
+}
+
+impl Out<'_> {
+    fn flush(&mut self) -> bool {
+        (self.backlog.is_empty() || (self.send)(Msg::Backlog(std::mem::take(&mut self.backlog))))
+            && (self.records.is_empty()
+                || (self.send)(Msg::Records(std::mem::take(&mut self.records))))
+    }
+
+    fn msg(&mut self, m: Msg) -> bool {
+        self.flush() && (self.send)(m)
+    }
+}
+
 /// One poll of the log: records in batches, each new sequence sent before the first record that
-/// names it. `false` when the loop has gone.
+/// names it, the cached engine state right after the backlog it covers.
 fn drain(
     t: &mut Tailer,
     cfg: &FeedConfig,
     known: &mut HashSet<String>,
+    cache: &mut Option<(u64, Vec<(String, Snapshot)>)>,
     send: &dyn Fn(Msg) -> bool,
-) -> bool {
-    let mut batch: Vec<Entry> = Vec::new();
+) -> Drained {
+    let mut out = Out {
+        send,
+        records: Vec::new(),
+        backlog: Vec::new(),
+    };
     let mut bad = 0u64;
-    for ev in t.poll_records() {
+    for ev in t.poll() {
         match ev {
-            RecordEvent::Record { offset, record, .. } => {
+            TailEvent::Line { offset, bytes, .. } => {
+                if bytes.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                let in_backlog = cache.as_ref().is_some_and(|(at, _)| offset < *at);
+                if !in_backlog && let Some((_, snaps)) = cache.take() {
+                    if !out.msg(Msg::Cache(snaps)) {
+                        return Drained::Gone;
+                    }
+                }
+                let parsed = if in_backlog {
+                    super::lite::parse(&bytes)
+                } else {
+                    parse_record_line(&bytes)
+                };
+                let Ok(record) = parsed else {
+                    bad += 1;
+                    continue;
+                };
                 for name in &record.sequences {
                     if known.insert(name.clone()) {
+                        if in_backlog {
+                            return Drained::Restart;
+                        }
                         let msg = match load_sequence(cfg, name) {
                             Ok(seq) => Msg::Sequence(seq),
                             Err(e) => Msg::Notice(e),
                         };
-                        if !batch.is_empty() && !send(Msg::Records(std::mem::take(&mut batch))) {
-                            return false;
-                        }
-                        if !send(msg) {
-                            return false;
+                        if !out.msg(msg) {
+                            return Drained::Gone;
                         }
                     }
                 }
-                batch.push(Entry {
-                    offset,
-                    record: *record,
-                });
-                if batch.len() >= BATCH && !send(Msg::Records(std::mem::take(&mut batch))) {
-                    return false;
+                let batch = if in_backlog {
+                    &mut out.backlog
+                } else {
+                    &mut out.records
+                };
+                batch.push(Entry { offset, record });
+                if batch.len() >= BATCH && !out.flush() {
+                    return Drained::Gone;
                 }
             }
-            RecordEvent::Malformed { .. } => bad += 1,
-            RecordEvent::Reset { reason } => {
-                if !batch.is_empty() && !send(Msg::Records(std::mem::take(&mut batch))) {
-                    return false;
-                }
+            TailEvent::TooLong { .. } => bad += 1,
+            TailEvent::Reset { reason } => {
+                *cache = None;
                 let why = match reason {
                     ResetReason::Truncated => "the log was truncated; reading it again",
                     ResetReason::Rotated => "the log was replaced; reading the new one",
                     ResetReason::Recreated => "the log was recreated; reading it again",
                 };
-                if !send(Msg::LogReset(why.into())) {
-                    return false;
+                if !out.msg(Msg::LogReset(why.into())) {
+                    return Drained::Gone;
                 }
             }
-            RecordEvent::Missing => {}
+            TailEvent::Missing => {}
         }
     }
-    if !batch.is_empty() && !send(Msg::Records(batch)) {
-        return false;
+    // The whole covered prefix is read: the engines' state follows it.
+    if !t.is_behind()
+        && cache.as_ref().is_some_and(|(at, _)| t.offset() >= *at)
+        && let Some((_, snaps)) = cache.take()
+        && !out.msg(Msg::Cache(snaps))
+    {
+        return Drained::Gone;
     }
-    bad == 0 || send(Msg::Malformed(bad))
+    if !out.flush() || (bad > 0 && !send(Msg::Malformed(bad))) {
+        return Drained::Gone;
+    }
+    Drained::Ok
 }
 
 /// The most recent session of the project when it is not the one followed.

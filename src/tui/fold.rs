@@ -102,8 +102,6 @@ pub struct Fold {
     /// Newest last.
     pub denials: VecDeque<Denial>,
     pub last_ts: Option<i64>,
-    /// Records stepped that changed the active configuration of the first sequence.
-    pub last_change: Option<usize>,
 }
 
 impl Fold {
@@ -115,7 +113,6 @@ impl Fold {
             deep: BTreeMap::new(),
             denials: VecDeque::new(),
             last_ts: None,
-            last_change: None,
         }
     }
 
@@ -129,6 +126,12 @@ impl Fold {
 
     /// Fold one record (`ts`: its time in unix ms, parsed once by the caller).
     pub fn apply(&mut self, seqs: &[Seq], r: &Record, ts: Option<i64>) {
+        self.apply_with(seqs, r, ts, true);
+    }
+
+    /// Fold one record; with `step` false the engines are left alone (a backlog whose engine
+    /// state comes from the hook's saved snapshot, see [`super::model::Model::apply_cache`]).
+    pub fn apply_with(&mut self, seqs: &[Seq], r: &Record, ts: Option<i64>, step: bool) {
         let index = self.applied;
         self.applied += 1;
         if ts.is_some() {
@@ -157,16 +160,13 @@ impl Fold {
         if self.snaps.len() < seqs.len() {
             self.snaps.resize(seqs.len(), None);
         }
-        if let Some((phase, ev, facts)) = r.step() {
+        if let Some((phase, ev, facts)) = r.step().filter(|_| step) {
             for (i, seq) in seqs.iter().enumerate() {
                 if !seq.steps(r) {
                     continue;
                 }
                 let snap = self.snaps[i].get_or_insert_with(|| seq.machine.start(facts));
-                let report = seq.machine.step(snap, phase, ev, facts);
-                if report.changed && i == 0 {
-                    self.last_change = Some(index);
-                }
+                seq.machine.step(snap, phase, ev, facts);
             }
         }
         if let Some(v) = &r.verdict {
@@ -203,30 +203,66 @@ impl Fold {
     }
 }
 
-/// A fold every [`CHECKPOINT_EVERY`] records: `list[i]` holds the state after `i * every`.
+/// A fold every [`CHECKPOINT_EVERY`] records: `list[i]` holds the state after `i * every`
+/// records, `None` where it is not known yet (a backlog taken from the hook's snapshot; see
+/// [`super::feed::build_checkpoints`]).
 #[derive(Debug, Clone)]
 pub struct Checkpoints {
     pub every: usize,
-    pub list: Vec<Fold>,
+    pub list: Vec<Option<Fold>>,
 }
 
 impl Checkpoints {
     pub fn new(seqs: usize, every: usize) -> Checkpoints {
         Checkpoints {
             every: every.max(1),
-            list: vec![Fold::new(seqs)],
+            list: vec![Some(Fold::new(seqs))],
         }
     }
 
-    /// Call after each applied record.
+    /// Call after each applied record whose engines were stepped.
     pub fn after_apply(&mut self, fold: &Fold) {
-        if fold.applied.is_multiple_of(self.every) && fold.applied / self.every == self.list.len() {
-            self.list.push(fold.clone());
+        if !fold.applied.is_multiple_of(self.every) {
+            return;
+        }
+        let i = fold.applied / self.every;
+        if self.list.len() <= i {
+            self.list.resize(i + 1, None);
+        }
+        self.list[i] = Some(fold.clone());
+    }
+
+    /// Fill in checkpoints computed elsewhere (never replacing one already known).
+    pub fn merge(&mut self, found: Vec<Fold>) {
+        for f in found {
+            if !f.applied.is_multiple_of(self.every) {
+                continue;
+            }
+            let i = f.applied / self.every;
+            if self.list.len() <= i {
+                self.list.resize(i + 1, None);
+            }
+            if self.list[i].is_none() {
+                self.list[i] = Some(f);
+            }
         }
     }
 
-    /// The latest checkpoint at or before record `k`.
+    /// The latest known checkpoint at or before record `k`.
     pub fn at_or_before(&self, k: usize) -> Option<&Fold> {
-        self.list.get(k / self.every).or_else(|| self.list.last())
+        let last = (k / self.every).min(self.list.len().saturating_sub(1));
+        self.list
+            .get(..=last)?
+            .iter()
+            .rev()
+            .find_map(Option::as_ref)
+    }
+
+    /// Checkpoints not known yet, below record `upto`.
+    pub fn missing(&self, upto: usize) -> usize {
+        let n = upto / self.every + 1;
+        (0..n)
+            .filter(|&i| self.list.get(i).is_none_or(Option::is_none))
+            .count()
     }
 }

@@ -12,6 +12,7 @@ pub mod header;
 pub mod help;
 pub mod keys;
 pub mod layout;
+pub mod lite;
 pub mod model;
 pub mod progress;
 pub mod recovery;

@@ -118,8 +118,8 @@ impl Filter {
             return;
         }
         let needle = self.text.to_ascii_lowercase();
-        for (i, row) in rows.all().iter().enumerate().skip(self.scanned) {
-            if rows.matches(row, &needle) {
+        for i in self.scanned..rows.len() {
+            if rows.get(i).is_some_and(|row| rows.matches(row, &needle)) {
                 self.matches.push(i as u32);
             }
         }
@@ -171,8 +171,11 @@ pub struct Model {
     pub cursor_fold: Option<Fold>,
     pub checkpoints: Checkpoints,
     pub rows: Rows,
-    /// Byte offset of every record, so a replay can re-read any range of the log.
-    pub offsets: Vec<u64>,
+    /// Byte offset in the log of every `checkpoints.every`-th record (0, N, 2N…): where a
+    /// replay starts reading after a checkpoint. One per checkpoint, not one per record.
+    pub marks: Vec<u64>,
+    /// Reading a backlog whose engine state arrives with `Msg::Cache`.
+    pub loading: bool,
     pub derived: Derived,
     /// Deep-state values read directly from the files (live mode), by reader name.
     pub live_facts: BTreeMap<String, Deep>,
@@ -219,7 +222,8 @@ impl Model {
             cursor_fold: None,
             checkpoints: Checkpoints::new(n, CHECKPOINT_EVERY),
             rows: Rows::default(),
-            offsets: Vec::new(),
+            marks: Vec::new(),
+            loading: false,
             derived: Derived::default(),
             live_facts: BTreeMap::new(),
             malformed: 0,
@@ -282,18 +286,50 @@ impl Model {
 
     /// Fold a batch, then derive what the views show once.
     pub fn apply_records(&mut self, batch: Vec<Entry>) {
-        for e in batch {
-            let ts = parse_ts(&e.record.ts);
-            self.rows
-                .push(self.fold.applied, ts.unwrap_or(i64::MIN), &e.record);
-            self.offsets.push(e.offset);
-            self.fold.apply(&self.seqs, &e.record, ts);
-            self.checkpoints.after_apply(&self.fold);
-        }
-        self.filter.scan(&self.rows);
+        self.fold_batch(batch, true);
         if self.mode == Mode::Live {
             self.recompute();
         }
+    }
+
+    /// Fold a backlog batch without stepping the engines: their state after it comes from the
+    /// hook's saved snapshots ([`Model::apply_cache`]). Nothing is derived until then.
+    pub fn apply_backlog(&mut self, batch: Vec<Entry>) {
+        self.loading = true;
+        self.fold_batch(batch, false);
+    }
+
+    /// The engines' state after the records folded so far, from snapshots the hook saved (the
+    /// log is the truth; a snapshot covering exactly this prefix is its cached fold).
+    pub fn apply_cache(&mut self, snaps: Vec<(String, crate::engine::Snapshot)>) {
+        if self.fold.snaps.len() < self.seqs.len() {
+            self.fold.snaps.resize(self.seqs.len(), None);
+        }
+        for (name, snap) in snaps {
+            if let Some(i) = self.seqs.iter().position(|s| s.name == name) {
+                self.fold.snaps[i] = Some(snap);
+            }
+        }
+        if self.fold.applied.is_multiple_of(self.checkpoints.every) {
+            self.checkpoints.after_apply(&self.fold);
+        }
+        self.loading = false;
+        self.recompute();
+    }
+
+    fn fold_batch(&mut self, batch: Vec<Entry>, step: bool) {
+        for e in batch {
+            let ts = parse_ts(&e.record.ts);
+            if self.fold.applied.is_multiple_of(self.checkpoints.every) {
+                self.marks.push(e.offset);
+            }
+            self.rows.push(self.fold.applied, ts, &e.record);
+            self.fold.apply_with(&self.seqs, &e.record, ts, step);
+            if step {
+                self.checkpoints.after_apply(&self.fold);
+            }
+        }
+        self.filter.scan(&self.rows);
     }
 
     /// The log was truncated or replaced: start over with what it holds now.
@@ -303,11 +339,20 @@ impl Model {
         self.cursor_fold = None;
         self.checkpoints = Checkpoints::new(n, self.checkpoints.every);
         self.rows = Rows::default();
-        self.offsets.clear();
+        self.marks.clear();
+        self.loading = false;
         self.filter.reset(&self.rows);
         self.mode = Mode::Live;
         self.scroll = Scroll::default();
         self.recompute();
+    }
+
+    /// Where a replay reads from to reach record `k`: the record index of the nearest known
+    /// checkpoint at or before `k` and its byte offset in the log.
+    pub fn seek_start(&self, k: usize) -> Option<(usize, u64)> {
+        let base = self.checkpoints.at_or_before(k)?.applied;
+        let mark = self.marks.get(base / self.checkpoints.every).copied();
+        Some((base, mark.unwrap_or(0)))
     }
 
     /// Show the state after the first `k` records: the nearest checkpoint plus at most

@@ -1,7 +1,8 @@
 //! Timeline rows: one per tool call (PreToolUse + PostToolUse grouped by `tool_use_id`), prompt
-//! or lifecycle event. Kept compact (a 1M-record session must stay under 100 MB): names are
-//! interned, input summaries live in one text arena, and a row records the index of the record
-//! that completed it, so the timeline at event k is a filter of the rows, not a copy.
+//! or lifecycle event. Kept compact (a 1M-record session must stay under 100 MB): 32 bytes a
+//! row, names interned, input summaries in a chunked text arena, times relative to the session,
+//! storage in fixed chunks (no doubling overshoot). A row records the index of the record that
+//! completed it, so the timeline at event k is a filter of the rows, not a copy.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -49,19 +50,28 @@ pub enum Outcome {
     Neutral,
 }
 
+/// Rows per storage chunk; text bytes per text chunk.
+const CHUNK: usize = 1 << 14;
+const TEXT_CHUNK: usize = 1 << 20;
+/// Marks an unknown time in `u32` fields.
+const NO_TIME: u32 = u32::MAX;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Row {
     /// Index of the row's first record.
     pub index: u32,
     /// Index of the record that completed the call (`NONE`: not yet).
     pub post: u32,
-    /// Unix milliseconds (`i64::MIN`: unknown).
-    pub ts: i64,
-    pub post_ts: i64,
+    /// Milliseconds after the session's time base (`NO_TIME`: unknown).
+    t: u32,
+    /// Milliseconds from the first record to the completing one (`NO_TIME`: unknown).
+    dur: u32,
     pub name: u32,
+    /// Offset of the input summary in the text arena.
+    detail: u32,
+    detail_len: u16,
     /// Subagent lane (symbol 0: the main agent).
-    pub lane: u32,
-    detail: (u32, u32),
+    pub lane: u16,
     pub kind: RowKind,
     pub gate: Gate,
     pub failed: bool,
@@ -89,8 +99,7 @@ impl Row {
     /// Call duration in milliseconds, once completed within the first `k` records.
     pub fn duration_ms(&self, k: usize) -> Option<i64> {
         let done = self.post != NONE && (self.post as usize) < k;
-        (done && self.ts != i64::MIN && self.post_ts != i64::MIN && self.post != self.index)
-            .then(|| (self.post_ts - self.ts).max(0))
+        (done && self.dur != NO_TIME && self.post != self.index).then_some(self.dur as i64)
     }
 }
 
@@ -116,9 +125,13 @@ impl Interner {
 
 #[derive(Debug, Clone)]
 pub struct Rows {
-    rows: Vec<Row>,
+    chunks: Vec<Vec<Row>>,
+    len: usize,
     syms: Interner,
-    text: String,
+    lanes: Interner,
+    text: Vec<String>,
+    /// Unix ms that row times count from (set by the first timed record).
+    base: Option<i64>,
     /// Calls waiting for their PostToolUse: `tool_use_id` (or `#name` without one) → row.
     open: HashMap<Box<str>, u32>,
 }
@@ -127,10 +140,15 @@ impl Default for Rows {
     fn default() -> Self {
         let mut syms = Interner::default();
         syms.intern("");
+        let mut lanes = Interner::default();
+        lanes.intern("");
         Rows {
-            rows: Vec::new(),
+            chunks: Vec::new(),
+            len: 0,
             syms,
-            text: String::new(),
+            lanes,
+            text: Vec::new(),
+            base: None,
             open: HashMap::new(),
         }
     }
@@ -184,19 +202,34 @@ fn gate_of(r: &Record) -> Gate {
 
 impl Rows {
     pub fn len(&self) -> usize {
-        self.rows.len()
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
+        self.len == 0
     }
 
     pub fn get(&self, i: usize) -> Option<&Row> {
-        self.rows.get(i)
+        self.chunks.get(i / CHUNK)?.get(i % CHUNK)
     }
 
-    pub fn all(&self) -> &[Row] {
-        &self.rows
+    fn get_mut(&mut self, i: usize) -> Option<&mut Row> {
+        self.chunks.get_mut(i / CHUNK)?.get_mut(i % CHUNK)
+    }
+
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Row> + '_ {
+        self.chunks.iter().flatten()
+    }
+
+    fn push_row(&mut self, row: Row) -> u32 {
+        if self.chunks.last().is_none_or(|c| c.len() == CHUNK) {
+            self.chunks.push(Vec::with_capacity(CHUNK));
+        }
+        if let Some(c) = self.chunks.last_mut() {
+            c.push(row);
+        }
+        self.len += 1;
+        (self.len - 1) as u32
     }
 
     pub fn name(&self, row: &Row) -> &str {
@@ -204,37 +237,82 @@ impl Rows {
     }
 
     pub fn lane(&self, row: &Row) -> &str {
-        self.syms.names.get(row.lane as usize).map_or("", |s| s)
+        self.lanes.names.get(row.lane as usize).map_or("", |s| s)
     }
 
     pub fn detail(&self, row: &Row) -> &str {
-        let (start, len) = (row.detail.0 as usize, row.detail.1 as usize);
-        self.text.get(start..start + len).unwrap_or("")
+        let (at, len) = (row.detail as usize, row.detail_len as usize);
+        self.text
+            .get(at / TEXT_CHUNK)
+            .and_then(|c| c.get(at % TEXT_CHUNK..at % TEXT_CHUNK + len))
+            .unwrap_or("")
     }
 
-    /// Rows that exist once the first `k` records are known.
+    /// Unix ms of the row's first record.
+    pub fn ts(&self, row: &Row) -> Option<i64> {
+        (row.t != NO_TIME).then(|| self.base.unwrap_or(0) + row.t as i64)
+    }
+
+    /// Rows that exist once the first `k` records are known (rows are in record order).
     pub fn visible(&self, k: usize) -> usize {
-        self.rows.partition_point(|r| (r.index as usize) < k)
+        let (mut lo, mut hi) = (0, self.len);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if self.get(mid).is_some_and(|r| (r.index as usize) < k) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
     }
 
     /// Bytes held, for the memory budget.
     pub fn heap_bytes(&self) -> usize {
-        self.rows.capacity() * std::mem::size_of::<Row>() + self.text.capacity()
+        self.chunks
+            .iter()
+            .map(|c| c.capacity() * std::mem::size_of::<Row>())
+            .sum::<usize>()
+            + self.text.iter().map(String::capacity).sum::<usize>()
     }
 
-    fn store_text(&mut self, s: &str) -> (u32, u32) {
-        let start = self.text.len();
-        if start + s.len() > u32::MAX as usize {
+    fn store_text(&mut self, s: &str) -> (u32, u16) {
+        let s = &s[..s.len().min(u16::MAX as usize)];
+        if self
+            .text
+            .last()
+            .is_none_or(|c| c.len() + s.len() > TEXT_CHUNK)
+        {
+            self.text.push(String::with_capacity(TEXT_CHUNK));
+        }
+        let chunk = self.text.len() - 1;
+        let Some(c) = self.text.last_mut() else {
+            return (0, 0);
+        };
+        let at = chunk * TEXT_CHUNK + c.len();
+        if at + s.len() > u32::MAX as usize {
             return (0, 0);
         }
-        self.text.push_str(s);
-        (start as u32, s.len() as u32)
+        c.push_str(s);
+        (at as u32, s.len() as u16)
+    }
+
+    /// Time relative to the base, fixed by the first timed record (a day early, so records a
+    /// little out of order still fit).
+    fn rel(&mut self, ts: Option<i64>) -> u32 {
+        let Some(ts) = ts else { return NO_TIME };
+        let base = *self.base.get_or_insert(ts - 86_400_000);
+        (ts - base).clamp(0, NO_TIME as i64 - 1) as u32
     }
 
     /// Add record number `index` (with its time in unix ms).
-    pub fn push(&mut self, index: usize, ts: i64, r: &Record) {
+    pub fn push(&mut self, index: usize, ts: Option<i64>, r: &Record) {
         let index = index.min(NONE as usize - 1) as u32;
-        let lane = self.syms.intern(r.agent.as_deref().unwrap_or(""));
+        let lane = self
+            .lanes
+            .intern(r.agent.as_deref().unwrap_or(""))
+            .min(u16::MAX as u32) as u16;
+        let t = self.rel(ts);
         let lapse = r.error.is_some();
         let ev = r.event.as_ref();
         let call_name = ev.map(|e| e.call_name()).unwrap_or_default();
@@ -248,17 +326,17 @@ impl Rows {
             Class::Pre => {
                 let name = self.syms.intern(&call_name);
                 let detail = sanitize::summarize(ev.map_or(&NULL, |e| &e.input), DETAIL_CHARS);
-                let detail = self.store_text(&detail);
+                let (detail, detail_len) = self.store_text(&detail);
                 let gate = gate_of(r);
-                let row = self.rows.len() as u32;
-                self.rows.push(Row {
+                let row = self.push_row(Row {
                     index,
                     post: NONE,
-                    ts,
-                    post_ts: i64::MIN,
+                    t,
+                    dur: NO_TIME,
                     name,
                     lane,
                     detail,
+                    detail_len,
                     kind: RowKind::Call,
                     gate,
                     failed: false,
@@ -271,10 +349,12 @@ impl Rows {
             }
             Class::Post { failed } => {
                 if let Some(i) = self.open.remove(&key(&call_name))
-                    && let Some(row) = self.rows.get_mut(i as usize)
+                    && let Some(row) = self.get_mut(i as usize)
                 {
                     row.post = index;
-                    row.post_ts = ts;
+                    if row.t != NO_TIME && t != NO_TIME {
+                        row.dur = t.saturating_sub(row.t);
+                    }
                     row.failed = failed;
                     row.lapse |= lapse;
                     return;
@@ -282,15 +362,16 @@ impl Rows {
                 // No PreToolUse seen (the gate hook is not installed): the call is its own row.
                 let name = self.syms.intern(&call_name);
                 let detail = sanitize::summarize(ev.map_or(&NULL, |e| &e.input), DETAIL_CHARS);
-                let detail = self.store_text(&detail);
-                self.rows.push(Row {
+                let (detail, detail_len) = self.store_text(&detail);
+                self.push_row(Row {
                     index,
                     post: index,
-                    ts,
-                    post_ts: ts,
+                    t,
+                    dur: NO_TIME,
                     name,
                     lane,
                     detail,
+                    detail_len,
                     kind: RowKind::Call,
                     gate: Gate::Unknown,
                     failed,
@@ -331,15 +412,16 @@ impl Rows {
                     }
                 };
                 let name = self.syms.intern(&sanitize::clean(&name, 40));
-                let detail = self.store_text(&sanitize::clean(&detail, DETAIL_CHARS));
-                self.rows.push(Row {
+                let (detail, detail_len) = self.store_text(&sanitize::clean(&detail, DETAIL_CHARS));
+                self.push_row(Row {
                     index,
                     post: NONE,
-                    ts,
-                    post_ts: i64::MIN,
+                    t,
+                    dur: NO_TIME,
                     name,
                     lane,
                     detail,
+                    detail_len,
                     kind,
                     gate: if kind == RowKind::Stop {
                         gate_of(r)

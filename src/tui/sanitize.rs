@@ -89,7 +89,7 @@ fn is_bidi_control(c: char) -> bool {
 }
 
 /// Input fields that say what a call does, most telling first.
-const SUMMARY_KEYS: &[&str] = &[
+pub const SUMMARY_KEYS: &[&str] = &[
     "command",
     "file_path",
     "notebook_path",

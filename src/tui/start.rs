@@ -139,7 +139,11 @@ pub fn feed_config(
             opts.poll.min(Duration::from_secs(1))
         },
         log,
-        known: seqs.iter().map(|s| s.name.clone()).collect(),
+        use_cache: seqs.iter().all(|s| s.follows_log),
+        known: seqs
+            .iter()
+            .map(|s| (s.name.clone(), s.machine.fingerprint.clone()))
+            .collect(),
         search_dirs: machines_search_dirs(opts.project.as_deref(), &opts.state),
         readers,
         vars: ReaderVars::new(&env, opts.project.as_deref(), Some(&opts.state)),

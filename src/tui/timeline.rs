@@ -52,10 +52,9 @@ pub fn row_line(
     theme: &Theme,
 ) -> Line<'static> {
     let g = glyphs(theme);
-    let time = if r.ts == i64::MIN {
-        "        ".to_string()
-    } else {
-        hms(r.ts, &m.tz)
+    let time = match rows.ts(r) {
+        Some(t) => hms(t, &m.tz),
+        None => "        ".to_string(),
     };
     let mut spans = vec![Span::styled(
         format!("{time} "),

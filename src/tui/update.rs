@@ -17,6 +17,13 @@ pub enum Msg {
     Resize(u16, u16),
     /// A batch of new log records, in order.
     Records(Vec<Entry>),
+    /// Records a saved snapshot covers: folded for the timeline, health and deep state, not
+    /// stepped through the engines.
+    Backlog(Vec<Entry>),
+    /// The engines' state after the backlog: (sequence name, snapshot) from the hook's cache.
+    Cache(Vec<(String, crate::engine::Snapshot)>),
+    /// Checkpoints folded off the UI thread, for replay.
+    Checkpoints(Vec<super::fold::Fold>),
     /// Lines of the log that are not records.
     Malformed(u64),
     /// The log was truncated or replaced; the records that follow start over.
@@ -60,6 +67,9 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Key(k) => return key(m, k),
         Msg::Resize(w, h) => m.size = (w, h),
         Msg::Records(batch) => m.apply_records(batch),
+        Msg::Backlog(batch) => m.apply_backlog(batch),
+        Msg::Cache(snaps) => m.apply_cache(snaps),
+        Msg::Checkpoints(found) => m.checkpoints.merge(found),
         Msg::Malformed(n) => m.malformed += n,
         Msg::LogReset(why) => {
             m.reset_log();
