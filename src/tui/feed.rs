@@ -23,7 +23,8 @@ use crate::store::watch::{PathWatcher, WatchOptions};
 use crate::store::{paths, sessions, snapshot};
 
 use super::fold::Seq;
-use super::model::Entry;
+use super::lite::{LiteRef, Rec};
+use super::model::{Backlog, Entry};
 use super::update::Msg;
 
 /// Records per message at most, so a huge backlog reaches the screen in steps and the memory
@@ -117,6 +118,10 @@ fn run(
     let mut tailer = cfg.log.as_ref().map(|p| new_tailer(p));
     // The backlog the hook's snapshots already cover is read without stepping the engines.
     let mut cache = cfg.log.as_ref().and_then(|p| cached(&cfg, p));
+    let mut backlog = Backlog::new();
+    if cache.is_some() && !send(Msg::Loading) {
+        return;
+    }
     // Wake-ups: the log's directory, and the reader files that exist now (new ones are found by
     // the fallback poll). Separate watchers, so a reader directory that cannot be watched does
     // not turn the log's watch into polling.
@@ -151,12 +156,13 @@ fn run(
     while !stop.load(Ordering::Relaxed) {
         let mut behind = false;
         if let Some(t) = tailer.as_mut() {
-            match drain(t, &cfg, &mut known, &mut cache, &send) {
+            match drain(t, &cfg, &mut known, &mut cache, &mut backlog, &send) {
                 Drained::Ok => {}
                 Drained::Gone => return,
                 Drained::Restart => {
                     // A sequence the snapshots do not cover: read everything again, stepping.
                     cache = None;
+                    backlog = Backlog::new();
                     if let Some(p) = &cfg.log {
                         *t = new_tailer(p);
                     }
@@ -244,18 +250,15 @@ enum Drained {
     Restart,
 }
 
-/// Batches on their way to the loop, in log order.
+/// Records on their way to the loop, in log order.
 struct Out<'a> {
     send: &'a dyn Fn(Msg) -> bool,
     records: Vec<Entry>,
-    backlog: Vec<Entry>,
 }
 
 impl Out<'_> {
     fn flush(&mut self) -> bool {
-        (self.backlog.is_empty() || (self.send)(Msg::Backlog(std::mem::take(&mut self.backlog))))
-            && (self.records.is_empty()
-                || (self.send)(Msg::Records(std::mem::take(&mut self.records))))
+        self.records.is_empty() || (self.send)(Msg::Records(std::mem::take(&mut self.records)))
     }
 
     fn msg(&mut self, m: Msg) -> bool {
@@ -264,46 +267,52 @@ impl Out<'_> {
 }
 
 /// One poll of the log: records in batches, each new sequence sent before the first record that
-/// names it, the cached engine state right after the backlog it covers.
+/// names it; the backlog a saved snapshot covers folded here, then handed over with the
+/// snapshot.
 fn drain(
     t: &mut Tailer,
     cfg: &FeedConfig,
     known: &mut HashSet<String>,
     cache: &mut Option<(u64, Vec<(String, Snapshot)>)>,
+    backlog: &mut Backlog,
     send: &dyn Fn(Msg) -> bool,
 ) -> Drained {
     let mut out = Out {
         send,
         records: Vec::new(),
-        backlog: Vec::new(),
     };
     let mut bad = 0u64;
+    let hand_over = |out: &mut Out, backlog: &mut Backlog, snaps| {
+        out.msg(Msg::Backlog(Box::new(std::mem::take(backlog)))) && out.msg(Msg::Cache(snaps))
+    };
     for ev in t.poll() {
         match ev {
             TailEvent::Line { offset, bytes, .. } => {
                 if bytes.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
-                let in_backlog = cache.as_ref().is_some_and(|(at, _)| offset < *at);
-                if !in_backlog && let Some((_, snaps)) = cache.take() {
-                    if !out.msg(Msg::Cache(snaps)) {
-                        return Drained::Gone;
+                if cache.as_ref().is_some_and(|(at, _)| offset < *at) {
+                    let Ok(r) = LiteRef::parse(&bytes) else {
+                        bad += 1;
+                        continue;
+                    };
+                    if r.sequences().iter().any(|n| !known.contains(*n)) {
+                        return Drained::Restart;
                     }
+                    backlog.push(offset, &r);
+                    continue;
                 }
-                let parsed = if in_backlog {
-                    super::lite::parse(&bytes)
-                } else {
-                    parse_record_line(&bytes)
-                };
-                let Ok(record) = parsed else {
+                if let Some((_, snaps)) = cache.take()
+                    && !hand_over(&mut out, backlog, snaps)
+                {
+                    return Drained::Gone;
+                }
+                let Ok(record) = parse_record_line(&bytes) else {
                     bad += 1;
                     continue;
                 };
                 for name in &record.sequences {
                     if known.insert(name.clone()) {
-                        if in_backlog {
-                            return Drained::Restart;
-                        }
                         let msg = match load_sequence(cfg, name) {
                             Ok(seq) => Msg::Sequence(seq),
                             Err(e) => Msg::Notice(e),
@@ -313,19 +322,15 @@ fn drain(
                         }
                     }
                 }
-                let batch = if in_backlog {
-                    &mut out.backlog
-                } else {
-                    &mut out.records
-                };
-                batch.push(Entry { offset, record });
-                if batch.len() >= BATCH && !out.flush() {
+                out.records.push(Entry { offset, record });
+                if out.records.len() >= BATCH && !out.flush() {
                     return Drained::Gone;
                 }
             }
             TailEvent::TooLong { .. } => bad += 1,
             TailEvent::Reset { reason } => {
                 *cache = None;
+                *backlog = Backlog::new();
                 let why = match reason {
                     ResetReason::Truncated => "the log was truncated; reading it again",
                     ResetReason::Rotated => "the log was replaced; reading the new one",
@@ -338,11 +343,11 @@ fn drain(
             TailEvent::Missing => {}
         }
     }
-    // The whole covered prefix is read: the engines' state follows it.
+    // The whole covered prefix is read: hand it over with the engines' state that follows it.
     if !t.is_behind()
         && cache.as_ref().is_some_and(|(at, _)| t.offset() >= *at)
         && let Some((_, snaps)) = cache.take()
-        && !out.msg(Msg::Cache(snaps))
+        && !hand_over(&mut out, backlog, snaps)
     {
         return Drained::Gone;
     }

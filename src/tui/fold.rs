@@ -13,6 +13,7 @@ use crate::engine::verdict::DeniedBy;
 use crate::engine::{Event, Machine, Phase, Snapshot};
 use crate::store::record::Record;
 
+use super::lite::Rec;
 use super::sanitize;
 
 /// Denials kept for the recovery view.
@@ -132,31 +133,6 @@ impl Fold {
     /// Fold one record; with `step` false the engines are left alone (a backlog whose engine
     /// state comes from the hook's saved snapshot, see [`super::model::Model::apply_cache`]).
     pub fn apply_with(&mut self, seqs: &[Seq], r: &Record, ts: Option<i64>, step: bool) {
-        let index = self.applied;
-        self.applied += 1;
-        if ts.is_some() {
-            self.last_ts = ts;
-        }
-        if let Some(ms) = r.ms.filter(|m| m.is_finite()) {
-            self.health.last_ms = Some(ms);
-            self.health.max_ms = self.health.max_ms.max(ms);
-        }
-        if let Some(e) = &r.error {
-            self.health.lapses += 1;
-            self.health.last_error = Some(sanitize::clean(e, 200));
-        }
-        for (k, v) in &r.facts {
-            if self.deep.get(k).is_none_or(|d| &d.value != v) {
-                self.deep.insert(
-                    k.clone(),
-                    Deep {
-                        value: v.clone(),
-                        changed_ts: ts,
-                        changed_at: index,
-                    },
-                );
-            }
-        }
         if self.snaps.len() < seqs.len() {
             self.snaps.resize(seqs.len(), None);
         }
@@ -169,36 +145,63 @@ impl Fold {
                 seq.machine.step(snap, phase, ev, facts);
             }
         }
-        if let Some(v) = &r.verdict {
-            if v.blocks() {
+        self.apply_meta(r, ts);
+    }
+
+    /// Everything but the engines: hook health, deep-state values, denials.
+    pub fn apply_meta<R: Rec + ?Sized>(&mut self, r: &R, ts: Option<i64>) {
+        let index = self.applied;
+        self.applied += 1;
+        if ts.is_some() {
+            self.last_ts = ts;
+        }
+        if let Some(ms) = r.ms().filter(|m| m.is_finite()) {
+            self.health.last_ms = Some(ms);
+            self.health.max_ms = self.health.max_ms.max(ms);
+        }
+        if let Some(e) = r.error() {
+            self.health.lapses += 1;
+            self.health.last_error = Some(sanitize::clean(e, 200));
+        }
+        let deep = &mut self.deep;
+        r.for_each_fact(&mut |k, v| {
+            if deep.get(k).is_none_or(|d| &d.value != v) {
+                let d = Deep {
+                    value: v.clone(),
+                    changed_ts: ts,
+                    changed_at: index,
+                };
+                deep.insert(k.to_string(), d);
+            }
+        });
+        let event = r.event();
+        if let Some(v) = r.verdict() {
+            if v.blocks {
                 self.health.denials += 1;
-                let event = r
-                    .event
-                    .as_ref()
-                    .map(|e| Event::new(e.kind, e.name.clone()))
-                    .unwrap_or_else(|| Event::lifecycle(&r.hook));
+                let event = match event {
+                    Some((kind, name)) => Event::new(kind, name),
+                    None => Event::lifecycle(r.hook()),
+                };
                 self.denials.push_back(Denial {
                     index,
                     ts,
                     event,
-                    reason: sanitize::clean(&v.reason, 400),
-                    by: v.denied_by.clone(),
+                    reason: sanitize::clean(v.reason, 400),
+                    by: v.denied_by.cloned(),
                     repeat: v.repeat,
                 });
                 while self.denials.len() > DENIALS_KEPT {
                     self.denials.pop_front();
                 }
-            } else if v.warning.is_some() {
+            } else if v.warning {
                 self.health.advised += 1;
             }
         }
-        if r.phase == Some(Phase::Gate) || r.phase.is_none() {
-            return;
-        }
         // The call went through after all: its earlier denials are no longer the news.
-        if let Some(e) = &r.event {
-            self.denials
-                .retain(|d| !(d.event.name == e.name && r.phase == Some(Phase::Advance)));
+        if r.phase() == Some(Phase::Advance)
+            && let Some((_, name)) = event
+        {
+            self.denials.retain(|d| d.event.name != name);
         }
     }
 }

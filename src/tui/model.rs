@@ -12,6 +12,7 @@ use crate::store::record::Record;
 
 use super::fold::{CHECKPOINT_EVERY, Checkpoints, Deep, Fold, Seq};
 use super::graph::Graphs;
+use super::lite::Rec;
 use super::rows::Rows;
 
 /// One record as it arrived, with its byte offset in the log (kept for replay re-reads).
@@ -292,11 +293,21 @@ impl Model {
         }
     }
 
-    /// Fold a backlog batch without stepping the engines: their state after it comes from the
-    /// hook's saved snapshots ([`Model::apply_cache`]). Nothing is derived until then.
-    pub fn apply_backlog(&mut self, batch: Vec<Entry>) {
+    /// Take a backlog folded off the UI thread (records, not the engines: their state after it
+    /// comes from the hook's saved snapshots, [`Model::apply_cache`]). Nothing is derived until
+    /// then. A backlog is the start of the log, so it only lands on an empty model.
+    pub fn apply_backlog(&mut self, b: Backlog) {
+        if self.fold.applied > 0 {
+            self.notice = Some("a backlog arrived after records; ignored".into());
+            return;
+        }
+        let n = self.seqs.len();
+        self.rows = b.rows;
+        self.fold = b.fold;
+        self.fold.snaps.resize(n, None);
+        self.marks = b.marks;
+        self.filter.reset(&self.rows);
         self.loading = true;
-        self.fold_batch(batch, false);
     }
 
     /// The engines' state after the records folded so far, from snapshots the hook saved (the
@@ -331,7 +342,54 @@ impl Model {
         }
         self.filter.scan(&self.rows);
     }
+}
 
+/// The start of a log that a saved snapshot covers, folded by the feed thread (rows, health,
+/// deep state, denials: no engine) and handed to the model whole.
+#[derive(Debug)]
+pub struct Backlog {
+    pub rows: Rows,
+    pub fold: Fold,
+    pub marks: Vec<u64>,
+    every: usize,
+}
+
+impl Backlog {
+    pub fn new() -> Backlog {
+        Backlog {
+            rows: Rows::default(),
+            fold: Fold::new(0),
+            marks: Vec::new(),
+            every: CHECKPOINT_EVERY,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.fold.applied
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.fold.applied == 0
+    }
+
+    /// Fold the record at byte `offset` of the log.
+    pub fn push<R: Rec + ?Sized>(&mut self, offset: u64, r: &R) {
+        let ts = parse_ts(r.ts());
+        if self.fold.applied.is_multiple_of(self.every) {
+            self.marks.push(offset);
+        }
+        self.rows.push(self.fold.applied, ts, r);
+        self.fold.apply_meta(r, ts);
+    }
+}
+
+impl Default for Backlog {
+    fn default() -> Self {
+        Backlog::new()
+    }
+}
+
+impl Model {
     /// The log was truncated or replaced: start over with what it holds now.
     pub fn reset_log(&mut self) {
         let n = self.seqs.len();

@@ -4,19 +4,18 @@
 //! storage in fixed chunks (no doubling overshoot). A row records the index of the record that
 //! completed it, so the timeline at event k is a filter of the rows, not a copy.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use crate::engine::{EventKind, Phase};
-use crate::store::record::Record;
 
+use super::lite::Rec;
 use super::sanitize;
 
 /// Characters of tool input kept per row.
 pub const DETAIL_CHARS: usize = 72;
 /// Marks "no such record" in `u32` index fields.
 pub const NONE: u32 = u32::MAX;
-static NULL: serde_json::Value = serde_json::Value::Null;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RowKind {
@@ -103,22 +102,22 @@ impl Row {
     }
 }
 
-/// Interned strings: each distinct tool name or lane is stored once.
+/// Interned strings: each distinct tool name or lane is stored once, sanitized once (looked up
+/// by its raw form, so a repeated name costs one hash lookup).
 #[derive(Debug, Clone, Default)]
 struct Interner {
-    ids: HashMap<Arc<str>, u32>,
-    names: Vec<Arc<str>>,
+    ids: HashMap<Box<str>, u32>,
+    names: Vec<Box<str>>,
 }
 
 impl Interner {
-    fn intern(&mut self, s: &str) -> u32 {
-        if let Some(&id) = self.ids.get(s) {
+    fn intern(&mut self, raw: &str, max: usize) -> u32 {
+        if let Some(&id) = self.ids.get(raw) {
             return id;
         }
         let id = self.names.len() as u32;
-        let a: Arc<str> = Arc::from(s);
-        self.names.push(a.clone());
-        self.ids.insert(a, id);
+        self.names.push(sanitize::clean(raw, max).into());
+        self.ids.insert(raw.into(), id);
         id
     }
 }
@@ -139,9 +138,9 @@ pub struct Rows {
 impl Default for Rows {
     fn default() -> Self {
         let mut syms = Interner::default();
-        syms.intern("");
+        syms.intern("", 1);
         let mut lanes = Interner::default();
-        lanes.intern("");
+        lanes.intern("", 1);
         Rows {
             chunks: Vec::new(),
             len: 0,
@@ -164,12 +163,12 @@ enum Class {
     Lifecycle,
 }
 
-fn classify(r: &Record) -> Class {
-    if r.error.is_some() && r.event.is_none() {
+fn classify<R: Rec + ?Sized>(r: &R) -> Class {
+    if r.error().is_some() && r.event().is_none() {
         return Class::Lapse;
     }
-    let kind = r.event.as_ref().map(|e| e.kind);
-    match r.hook.as_str() {
+    let kind = r.event().map(|e| e.0);
+    match r.hook() {
         "PreToolUse" => return Class::Pre,
         "PostToolUse" => return Class::Post { failed: false },
         "PostToolUseFailure" => return Class::Post { failed: true },
@@ -177,7 +176,7 @@ fn classify(r: &Record) -> Class {
         "Stop" | "SubagentStop" => return Class::Stop,
         _ => {}
     }
-    match (r.phase, kind) {
+    match (r.phase(), kind) {
         (Some(Phase::Gate), _) => Class::Pre,
         (Some(Phase::Stop), _) => Class::Stop,
         (_, Some(EventKind::ErrorTool)) => Class::Post { failed: true },
@@ -189,13 +188,11 @@ fn classify(r: &Record) -> Class {
     }
 }
 
-fn gate_of(r: &Record) -> Gate {
-    match &r.verdict {
+fn gate_of<R: Rec + ?Sized>(r: &R) -> Gate {
+    match r.verdict() {
         None => Gate::Unknown,
-        Some(v) if v.blocks() => Gate::Deny,
-        Some(v) if v.warning.is_some() || v.decision == crate::engine::Decision::Ask => {
-            Gate::Advise
-        }
+        Some(v) if v.blocks => Gate::Deny,
+        Some(v) if v.warning || v.ask => Gate::Advise,
         Some(_) => Gate::Allow,
     }
 }
@@ -306,27 +303,25 @@ impl Rows {
     }
 
     /// Add record number `index` (with its time in unix ms).
-    pub fn push(&mut self, index: usize, ts: Option<i64>, r: &Record) {
+    pub fn push<R: Rec + ?Sized>(&mut self, index: usize, ts: Option<i64>, r: &R) {
         let index = index.min(NONE as usize - 1) as u32;
-        let lane = self
-            .lanes
-            .intern(r.agent.as_deref().unwrap_or(""))
-            .min(u16::MAX as u32) as u16;
+        let agent = r.agent().unwrap_or("");
+        let lane = self.lanes.intern(agent, 40).min(u16::MAX as u32) as u16;
         let t = self.rel(ts);
-        let lapse = r.error.is_some();
-        let ev = r.event.as_ref();
-        let call_name = ev.map(|e| e.call_name()).unwrap_or_default();
+        let lapse = r.error().is_some();
+        let ev = r.event();
+        let call_name = ev.map_or(Cow::Borrowed(""), |(kind, name)| call_name(kind, name));
+        let id = r.tool_use_id().filter(|id| !id.is_empty());
         let key = |name: &str| -> Box<str> {
-            match &r.tool_use_id {
-                Some(id) if !id.is_empty() => id.as_str().into(),
-                _ => format!("#{}#{name}", r.agent.as_deref().unwrap_or("")).into(),
+            match id {
+                Some(id) => id.into(),
+                None => format!("#{agent}#{name}").into(),
             }
         };
         match classify(r) {
             Class::Pre => {
-                let name = self.syms.intern(&call_name);
-                let detail = sanitize::summarize(ev.map_or(&NULL, |e| &e.input), DETAIL_CHARS);
-                let (detail, detail_len) = self.store_text(&detail);
+                let name = self.syms.intern(&call_name, 48);
+                let (detail, detail_len) = self.store_text(&r.summary());
                 let gate = gate_of(r);
                 let row = self.push_row(Row {
                     index,
@@ -360,9 +355,8 @@ impl Rows {
                     return;
                 }
                 // No PreToolUse seen (the gate hook is not installed): the call is its own row.
-                let name = self.syms.intern(&call_name);
-                let detail = sanitize::summarize(ev.map_or(&NULL, |e| &e.input), DETAIL_CHARS);
-                let (detail, detail_len) = self.store_text(&detail);
+                let name = self.syms.intern(&call_name, 48);
+                let (detail, detail_len) = self.store_text(&r.summary());
                 self.push_row(Row {
                     index,
                     post: index,
@@ -382,36 +376,36 @@ impl Rows {
                 let (kind, name, detail) = match class {
                     Class::Prompt => {
                         let text = ev
-                            .map(|e| match e.kind {
-                                EventKind::Command => format!("/{}", e.name),
-                                _ => e.name.clone(),
+                            .map(|(kind, name)| match kind {
+                                EventKind::Command => format!("/{name}"),
+                                _ => name.to_string(),
                             })
                             .unwrap_or_default();
                         (RowKind::Prompt, "prompt".to_string(), text)
                     }
                     // A stop the hook decided shows its verdict; one it only recorded is an event.
-                    Class::Stop if r.verdict.is_some() => {
-                        (RowKind::Stop, non_empty(&r.hook, "Stop"), String::new())
+                    Class::Stop if r.verdict().is_some() => {
+                        (RowKind::Stop, non_empty(r.hook(), "Stop"), String::new())
                     }
                     Class::Stop => (
                         RowKind::Lifecycle,
-                        non_empty(&r.hook, "Stop"),
+                        non_empty(r.hook(), "Stop"),
                         String::new(),
                     ),
                     Class::Lapse => (
                         RowKind::Lapse,
-                        non_empty(&r.hook, "hook"),
-                        r.error.clone().unwrap_or_default(),
+                        non_empty(r.hook(), "hook"),
+                        r.error().unwrap_or_default().to_string(),
                     ),
                     _ => {
                         let name = ev
-                            .filter(|e| e.kind == EventKind::Lifecycle)
-                            .map(|e| e.name.clone())
-                            .unwrap_or_else(|| non_empty(&r.hook, "event"));
+                            .filter(|(kind, _)| *kind == EventKind::Lifecycle)
+                            .map(|(_, name)| name.to_string())
+                            .unwrap_or_else(|| non_empty(r.hook(), "event"));
                         (RowKind::Lifecycle, name, String::new())
                     }
                 };
-                let name = self.syms.intern(&sanitize::clean(&name, 40));
+                let name = self.syms.intern(&name, 40);
                 let (detail, detail_len) = self.store_text(&sanitize::clean(&detail, DETAIL_CHARS));
                 self.push_row(Row {
                     index,
@@ -460,17 +454,11 @@ fn contains_ci(hay: &str, needle: &str) -> bool {
             .any(|w| w.iter().zip(n).all(|(a, b)| a.to_ascii_lowercase() == *b))
 }
 
-trait CallName {
-    fn call_name(&self) -> String;
-}
-
-impl CallName for crate::engine::Event {
-    /// The dotted name the chart uses (`starlog.orient`); skills by their own name.
-    fn call_name(&self) -> String {
-        let name = match self.kind {
-            EventKind::Skill => format!("skill:{}", self.name),
-            _ => self.name.clone(),
-        };
-        sanitize::clean(&name, 48)
+/// The dotted name the chart uses (`starlog.orient`); skills by their own name. Raw: the
+/// interner sanitizes it once.
+fn call_name(kind: EventKind, name: &str) -> Cow<'_, str> {
+    match kind {
+        EventKind::Skill => Cow::Owned(format!("skill:{name}")),
+        _ => Cow::Borrowed(name),
     }
 }

@@ -10,6 +10,16 @@ use serde_json::Value;
 /// DCS/SOS/PM/APC strings, two-byte escapes, their C1 forms) removed whole, other control
 /// characters and bidi controls removed, whitespace runs collapsed to one space.
 pub fn clean(text: &str, max: usize) -> String {
+    // Most text is already one plain line: printable ASCII, single spaces, short enough.
+    let b = text.as_bytes();
+    if b.len() <= max
+        && b.first() != Some(&b' ')
+        && b.last() != Some(&b' ')
+        && b.iter().all(|c| (0x20..0x7f).contains(c))
+        && !text.contains("  ")
+    {
+        return text.to_string();
+    }
     let mut out = String::with_capacity(text.len().min(max * 4));
     let mut count = 0usize;
     let mut pending_space = false;

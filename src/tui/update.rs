@@ -17,9 +17,11 @@ pub enum Msg {
     Resize(u16, u16),
     /// A batch of new log records, in order.
     Records(Vec<Entry>),
-    /// Records a saved snapshot covers: folded for the timeline, health and deep state, not
-    /// stepped through the engines.
-    Backlog(Vec<Entry>),
+    /// The start of the log that a saved snapshot covers, folded by the feed for the timeline,
+    /// health and deep state (not the engines).
+    Backlog(Box<super::model::Backlog>),
+    /// A backlog is being read (the header says so until `Cache`).
+    Loading,
     /// The engines' state after the backlog: (sequence name, snapshot) from the hook's cache.
     Cache(Vec<(String, crate::engine::Snapshot)>),
     /// Checkpoints folded off the UI thread, for replay.
@@ -67,7 +69,8 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Key(k) => return key(m, k),
         Msg::Resize(w, h) => m.size = (w, h),
         Msg::Records(batch) => m.apply_records(batch),
-        Msg::Backlog(batch) => m.apply_backlog(batch),
+        Msg::Backlog(b) => m.apply_backlog(*b),
+        Msg::Loading => m.loading = true,
         Msg::Cache(snaps) => m.apply_cache(snaps),
         Msg::Checkpoints(found) => m.checkpoints.merge(found),
         Msg::Malformed(n) => m.malformed += n,
