@@ -5,6 +5,8 @@
 //! - memory after loading a 1M-record session (VmRSS/VmHWM of a child process; ≤ 100 MB);
 //! - CPU of an idle `seed tui` in tmux over `SEED_BENCH_IDLE_SECS` (default 60) seconds, read
 //!   from `/proc/<pid>/stat` (target ~0%); skipped without tmux.
+//!
+//! `SEED_BENCH_ONLY=first,append,memory,idle` runs some of them.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -214,7 +216,7 @@ fn first_frame(dir: &Path) {
     }
     let read = t0.elapsed().as_secs_f64() * 1e3;
     let t0 = Instant::now();
-    let mut backlog = seed::tui::model::Backlog::new();
+    let mut backlog = seed::tui::fold::Backlog::new();
     for (offset, bytes) in &lines {
         if let Ok(r) = seed::tui::lite::LiteRef::parse(bytes) {
             backlog.push(*offset, &r);
@@ -421,8 +423,19 @@ fn main() {
         println!("tui bench: smoke run only (use `cargo bench --bench tui`)");
         return;
     }
-    first_frame(dir.path());
-    append_latency(dir.path());
-    memory(dir.path());
-    idle_cpu(dir.path());
+    // `SEED_BENCH_ONLY=first,append,memory,idle` picks sections.
+    let only = std::env::var("SEED_BENCH_ONLY").unwrap_or_default();
+    let on = |name: &str| only.is_empty() || only.split(',').any(|s| s.trim() == name);
+    if on("first") {
+        first_frame(dir.path());
+    }
+    if on("append") {
+        append_latency(dir.path());
+    }
+    if on("memory") {
+        memory(dir.path());
+    }
+    if on("idle") {
+        idle_cpu(dir.path());
+    }
 }

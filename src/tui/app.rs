@@ -238,22 +238,16 @@ impl Shell {
         Ok(())
     }
 
-    /// The current frame as plain text in the working directory.
+    /// The current frame as SVG in the working directory (the same views, the theme's colours).
     fn screenshot(&mut self) -> io::Result<String> {
         let (w, h) = self.model.size;
         let area = Rect::new(0, 0, w, h);
         let mut buf = Buffer::empty(area);
         super::render_buffer(area, &mut buf, &self.model, &self.theme);
-        let mut text = String::new();
-        for y in 0..h {
-            let row: String = (0..w).map(|x| buf[(x, y)].symbol()).collect();
-            text.push_str(row.trim_end());
-            text.push('\n');
-        }
         self.shots += 1;
         let id = crate::store::paths::safe_component(&self.model.session.id);
-        let path = format!("seed-{id}-{}.txt", self.shots);
-        std::fs::write(&path, text)?;
+        let path = format!("seed-{id}-{}.svg", self.shots);
+        std::fs::write(&path, crate::export::to_svg(&buf, &self.theme))?;
         Ok(path)
     }
 }

@@ -22,9 +22,10 @@ use crate::store::tail::{ResetReason, TailEvent, TailLimits, Tailer, parse_recor
 use crate::store::watch::{PathWatcher, WatchOptions};
 use crate::store::{paths, sessions, snapshot};
 
+use super::fold::Backlog;
 use super::fold::Seq;
 use super::lite::{LiteRef, Rec};
-use super::model::{Backlog, Entry};
+use super::model::Entry;
 use super::update::Msg;
 
 /// Records per message at most, so a huge backlog reaches the screen in steps and the memory

@@ -14,6 +14,8 @@ use crate::engine::{Event, Machine, Phase, Snapshot};
 use crate::store::record::Record;
 
 use super::lite::Rec;
+use super::model::parse_ts;
+use super::rows::Rows;
 use super::sanitize;
 
 /// Denials kept for the recovery view.
@@ -267,5 +269,50 @@ impl Checkpoints {
         (0..n)
             .filter(|&i| self.list.get(i).is_none_or(Option::is_none))
             .count()
+    }
+}
+
+/// The start of a log that a saved snapshot covers, folded by the feed thread (rows, health,
+/// deep state, denials: no engine) and handed to the model whole.
+#[derive(Debug)]
+pub struct Backlog {
+    pub rows: Rows,
+    pub fold: Fold,
+    pub marks: Vec<u64>,
+    every: usize,
+}
+
+impl Backlog {
+    pub fn new() -> Backlog {
+        Backlog {
+            rows: Rows::default(),
+            fold: Fold::new(0),
+            marks: Vec::new(),
+            every: CHECKPOINT_EVERY,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.fold.applied
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.fold.applied == 0
+    }
+
+    /// Fold the record at byte `offset` of the log.
+    pub fn push<R: Rec + ?Sized>(&mut self, offset: u64, r: &R) {
+        let ts = parse_ts(r.ts());
+        if self.fold.applied.is_multiple_of(self.every) {
+            self.marks.push(offset);
+        }
+        self.rows.push(self.fold.applied, ts, r);
+        self.fold.apply_meta(r, ts);
+    }
+}
+
+impl Default for Backlog {
+    fn default() -> Self {
+        Backlog::new()
     }
 }

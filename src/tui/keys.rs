@@ -128,7 +128,7 @@ pub const KEYMAP: &[Binding] = &[
         KeyCode::Char('S'),
         Action::Screenshot,
         "S",
-        "write the current frame to a file",
+        "save the current frame as SVG in the working directory",
     ),
     key(
         KeyCode::Esc,

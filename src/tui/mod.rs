@@ -3,9 +3,11 @@
 //! the terminal loop in [`app`].
 
 pub mod app;
+pub mod classify;
 pub mod common;
 pub mod deep_state;
 pub mod feed;
+pub mod filter;
 pub mod fold;
 pub mod graph;
 pub mod header;
@@ -16,6 +18,7 @@ pub mod lite;
 pub mod model;
 pub mod progress;
 pub mod recovery;
+pub mod replay;
 pub mod rows;
 pub mod sanitize;
 pub mod sessions;

@@ -2,7 +2,6 @@
 //! [`Model::apply_records`]; everything a view shows is here or derived here, once per batch.
 
 use std::collections::BTreeMap;
-use std::ops::Range;
 
 use jiff::tz::TimeZone;
 
@@ -10,9 +9,9 @@ use crate::engine::recovery::Recovery;
 use crate::engine::{Snapshot, Status};
 use crate::store::record::Record;
 
-use super::fold::{CHECKPOINT_EVERY, Checkpoints, Deep, Fold, Seq};
+use super::filter::Filter;
+use super::fold::{Backlog, CHECKPOINT_EVERY, Checkpoints, Deep, Fold, Seq};
 use super::graph::Graphs;
-use super::lite::Rec;
 use super::rows::Rows;
 
 /// One record as it arrived, with its byte offset in the log (kept for replay re-reads).
@@ -88,44 +87,6 @@ pub enum Overlay {
 pub enum ChartView {
     Outline,
     Graph,
-}
-
-/// The timeline filter (`/`): rows whose name, lane or input contains the text.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Filter {
-    pub text: String,
-    pub editing: bool,
-    /// Indices of matching rows, kept up to date as rows arrive.
-    pub matches: Vec<u32>,
-    scanned: usize,
-}
-
-impl Filter {
-    pub fn active(&self) -> bool {
-        !self.text.is_empty()
-    }
-
-    /// Re-scan from scratch (the text changed).
-    pub fn reset(&mut self, rows: &Rows) {
-        self.matches.clear();
-        self.scanned = 0;
-        self.scan(rows);
-    }
-
-    /// Scan rows that arrived since the last call.
-    pub fn scan(&mut self, rows: &Rows) {
-        if self.text.is_empty() {
-            self.scanned = rows.len();
-            return;
-        }
-        let needle = self.text.to_ascii_lowercase();
-        for i in self.scanned..rows.len() {
-            if rows.get(i).is_some_and(|row| rows.matches(row, &needle)) {
-                self.matches.push(i as u32);
-            }
-        }
-        self.scanned = rows.len();
-    }
 }
 
 /// Per-region scroll offsets (timeline: rows up from the newest, 0 = follow).
@@ -342,54 +303,7 @@ impl Model {
         }
         self.filter.scan(&self.rows);
     }
-}
 
-/// The start of a log that a saved snapshot covers, folded by the feed thread (rows, health,
-/// deep state, denials: no engine) and handed to the model whole.
-#[derive(Debug)]
-pub struct Backlog {
-    pub rows: Rows,
-    pub fold: Fold,
-    pub marks: Vec<u64>,
-    every: usize,
-}
-
-impl Backlog {
-    pub fn new() -> Backlog {
-        Backlog {
-            rows: Rows::default(),
-            fold: Fold::new(0),
-            marks: Vec::new(),
-            every: CHECKPOINT_EVERY,
-        }
-    }
-
-    pub fn len(&self) -> usize {
-        self.fold.applied
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.fold.applied == 0
-    }
-
-    /// Fold the record at byte `offset` of the log.
-    pub fn push<R: Rec + ?Sized>(&mut self, offset: u64, r: &R) {
-        let ts = parse_ts(r.ts());
-        if self.fold.applied.is_multiple_of(self.every) {
-            self.marks.push(offset);
-        }
-        self.rows.push(self.fold.applied, ts, r);
-        self.fold.apply_meta(r, ts);
-    }
-}
-
-impl Default for Backlog {
-    fn default() -> Self {
-        Backlog::new()
-    }
-}
-
-impl Model {
     /// The log was truncated or replaced: start over with what it holds now.
     pub fn reset_log(&mut self) {
         let n = self.seqs.len();
@@ -402,38 +316,6 @@ impl Model {
         self.filter.reset(&self.rows);
         self.mode = Mode::Live;
         self.scroll = Scroll::default();
-        self.recompute();
-    }
-
-    /// Where a replay reads from to reach record `k`: the record index of the nearest known
-    /// checkpoint at or before `k` and its byte offset in the log.
-    pub fn seek_start(&self, k: usize) -> Option<(usize, u64)> {
-        let base = self.checkpoints.at_or_before(k)?.applied;
-        let mark = self.marks.get(base / self.checkpoints.every).copied();
-        Some((base, mark.unwrap_or(0)))
-    }
-
-    /// Show the state after the first `k` records: the nearest checkpoint plus at most
-    /// `CHECKPOINT_EVERY` records, which `load` reads (a range of record indices, in order).
-    pub fn seek(&mut self, k: usize, load: impl FnOnce(Range<usize>) -> Vec<Record>) {
-        let k = k.min(self.fold.applied);
-        let Some(base) = self.checkpoints.at_or_before(k) else {
-            return;
-        };
-        let mut f = base.clone();
-        for r in load(f.applied..k) {
-            let ts = parse_ts(&r.ts);
-            f.apply(&self.seqs, &r, ts);
-        }
-        self.cursor_fold = Some(f);
-        self.mode = Mode::Replay { cursor: k };
-        self.recompute();
-    }
-
-    /// Back to following the log.
-    pub fn go_live(&mut self) {
-        self.mode = Mode::Live;
-        self.cursor_fold = None;
         self.recompute();
     }
 

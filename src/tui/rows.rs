@@ -7,8 +7,9 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use crate::engine::{EventKind, Phase};
+use crate::engine::EventKind;
 
+use super::classify::{Class, Interner, call_name, classify, gate_of, non_empty};
 use super::lite::Rec;
 use super::sanitize;
 
@@ -102,26 +103,6 @@ impl Row {
     }
 }
 
-/// Interned strings: each distinct tool name or lane is stored once, sanitized once (looked up
-/// by its raw form, so a repeated name costs one hash lookup).
-#[derive(Debug, Clone, Default)]
-struct Interner {
-    ids: HashMap<Box<str>, u32>,
-    names: Vec<Box<str>>,
-}
-
-impl Interner {
-    fn intern(&mut self, raw: &str, max: usize) -> u32 {
-        if let Some(&id) = self.ids.get(raw) {
-            return id;
-        }
-        let id = self.names.len() as u32;
-        self.names.push(sanitize::clean(raw, max).into());
-        self.ids.insert(raw.into(), id);
-        id
-    }
-}
-
 #[derive(Debug, Clone)]
 pub struct Rows {
     chunks: Vec<Vec<Row>>,
@@ -150,50 +131,6 @@ impl Default for Rows {
             base: None,
             open: HashMap::new(),
         }
-    }
-}
-
-/// How a record shows in the timeline.
-enum Class {
-    Lapse,
-    Pre,
-    Post { failed: bool },
-    Prompt,
-    Stop,
-    Lifecycle,
-}
-
-fn classify<R: Rec + ?Sized>(r: &R) -> Class {
-    if r.error().is_some() && r.event().is_none() {
-        return Class::Lapse;
-    }
-    let kind = r.event().map(|e| e.0);
-    match r.hook() {
-        "PreToolUse" => return Class::Pre,
-        "PostToolUse" => return Class::Post { failed: false },
-        "PostToolUseFailure" => return Class::Post { failed: true },
-        "UserPromptSubmit" => return Class::Prompt,
-        "Stop" | "SubagentStop" => return Class::Stop,
-        _ => {}
-    }
-    match (r.phase(), kind) {
-        (Some(Phase::Gate), _) => Class::Pre,
-        (Some(Phase::Stop), _) => Class::Stop,
-        (_, Some(EventKind::ErrorTool)) => Class::Post { failed: true },
-        (Some(Phase::Advance), Some(EventKind::Tool | EventKind::Skill)) => {
-            Class::Post { failed: false }
-        }
-        (_, Some(EventKind::Prompt | EventKind::Command)) => Class::Prompt,
-        _ => Class::Lifecycle,
-    }
-}
-
-fn gate_of<R: Rec + ?Sized>(r: &R) -> Gate {
-    match r.verdict() {
-        None => Gate::Unknown,
-        Some(v) if v.blocks => Gate::Deny,
-        Some(v) if v.warning || v.ask => Gate::Advise,
-        Some(_) => Gate::Allow,
     }
 }
 
@@ -439,26 +376,9 @@ impl Rows {
     }
 }
 
-fn non_empty(s: &str, default: &str) -> String {
-    if s.is_empty() {
-        default.into()
-    } else {
-        s.into()
-    }
-}
-
 fn contains_ci(hay: &str, needle: &str) -> bool {
     let (h, n) = (hay.as_bytes(), needle.as_bytes());
     n.len() <= h.len()
         && h.windows(n.len())
             .any(|w| w.iter().zip(n).all(|(a, b)| a.to_ascii_lowercase() == *b))
-}
-
-/// The dotted name the chart uses (`starlog.orient`); skills by their own name. Raw: the
-/// interner sanitizes it once.
-fn call_name(kind: EventKind, name: &str) -> Cow<'_, str> {
-    match kind {
-        EventKind::Skill => Cow::Owned(format!("skill:{name}")),
-        _ => Cow::Borrowed(name),
-    }
 }

@@ -19,7 +19,7 @@ pub enum Msg {
     Records(Vec<Entry>),
     /// The start of the log that a saved snapshot covers, folded by the feed for the timeline,
     /// health and deep state (not the engines).
-    Backlog(Box<super::model::Backlog>),
+    Backlog(Box<super::fold::Backlog>),
     /// A backlog is being read (the header says so until `Cache`).
     Loading,
     /// The engines' state after the backlog: (sequence name, snapshot) from the hook's cache.
