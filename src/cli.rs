@@ -178,6 +178,10 @@ pub struct InstallArgs {
     /// Print the change as a diff and write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// The seed executable the hooks run (default: this executable for --user/--local,
+    /// `seed` from PATH for --project, whose settings file is shared).
+    #[arg(long, value_name = "PATH")]
+    pub bin: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -19,7 +19,7 @@ fn layers_and_precedence() {
     .unwrap();
     let env = env_of(vec![("SEED_CONFIG_DIR", user_dir.display().to_string())]);
     // No project file: the user's sequence and settings.
-    let c = load(&[sub.clone()], &env, &Flags::default()).unwrap();
+    let c = load(std::slice::from_ref(&sub), &env, &Flags::default()).unwrap();
     assert_eq!(c.sequences, ["user_seq"]);
     assert_eq!((c.fail, c.inject_every), (Some(FailMode::Closed), 3));
     assert_eq!(c.project_root, None);
@@ -29,7 +29,7 @@ fn layers_and_precedence() {
         "sequences = [\"a\", \"seqs/b.json\"]\nenforcement = \"advise\"\n[overrides.x]\noff_path = \"deny\"\n",
     )
     .unwrap();
-    let c = load(&[sub.clone()], &env, &Flags::default()).unwrap();
+    let c = load(std::slice::from_ref(&sub), &env, &Flags::default()).unwrap();
     assert_eq!(
         c.sequences,
         [
@@ -50,10 +50,10 @@ fn layers_and_precedence() {
         ("SEED_SEQUENCE", "e1, e2".into()),
         ("SEED_ENFORCEMENT", "observe".into()),
     ]);
-    let c = load(&[sub.clone()], &env2, &Flags::default()).unwrap();
+    let c = load(std::slice::from_ref(&sub), &env2, &Flags::default()).unwrap();
     assert_eq!(c.sequences[0], "a");
     assert_eq!(c.enforcement, Some(Enforcement::Observe));
-    let c = load(&[user_dir.clone()], &env2, &Flags::default()).unwrap();
+    let c = load(std::slice::from_ref(&user_dir), &env2, &Flags::default()).unwrap();
     assert_eq!(c.sequences, ["e1", "e2"]);
     // Flags beat everything.
     let flags = Flags {

@@ -6,7 +6,9 @@
 //! the configured answer: fail-open (no decision) or fail-closed (deny with the error).
 
 mod answer;
+mod cache;
 mod machines;
+mod session;
 
 use std::ffi::OsString;
 use std::io::Read;
@@ -23,6 +25,8 @@ use crate::store::record::Record;
 use crate::store::{compat, log::LockedLog, paths, readers, redact, sessions, snapshot};
 
 pub use machines::{Loaded, load_machines};
+pub use session::fold_session;
+use session::{load_snapshots, update_meta};
 
 /// Largest payload read from stdin; anything bigger is refused (fail-open/closed).
 pub const MAX_INPUT_BYTES: u64 = 128 * 1024 * 1024;
@@ -212,40 +216,9 @@ fn step_and_record(
     let mut log = LockedLog::open(&paths::session_log(state, &h.session_id))?;
     let meta_path = paths::session_meta(state, &h.session_id);
     let mut meta = sessions::load_meta(&meta_path).unwrap_or_default();
-    let mut log_records: Option<Vec<Record>> = None;
-    if meta.log_len != log.len() {
-        let (records, _bad) = snapshot::parse_records(&log.read_all()?);
-        meta.records = records.len() as u64;
-        log_records = Some(records);
-    }
-
-    // Load each sequence's snapshot, folding the log again when it is missing or stale.
-    let mut snaps = Vec::with_capacity(loaded.len());
-    let mut chart_saved = Vec::with_capacity(loaded.len());
-    for l in loaded {
-        let path = paths::snapshot_path(state, &h.session_id, &l.name);
-        let saved = snapshot::load(&path);
-        chart_saved.push(
-            saved
-                .as_ref()
-                .is_some_and(|s| s.fingerprint == l.machine.fingerprint),
-        );
-        let snap = match saved {
-            Some(s) if s.is_fresh(&l.machine, log.len()) => s.snapshot,
-            _ => {
-                if log_records.is_none() {
-                    log_records = Some(snapshot::parse_records(&log.read_all()?).0);
-                }
-                let records = log_records.as_deref().unwrap_or_default();
-                if records.iter().any(|r| r.step().is_some()) {
-                    snapshot::fold(&l.machine, records)
-                } else {
-                    l.machine.start(&facts)
-                }
-            }
-        };
-        snaps.push(snap);
-    }
+    let meta_before = meta.clone();
+    let (mut snaps, chart_known, records_before) =
+        load_snapshots(&log, state, &h.session_id, loaded, &facts)?;
 
     let mut reports: Vec<StepReport> = Vec::new();
     if let Some(n) = &normalized {
@@ -285,11 +258,19 @@ fn step_and_record(
     record.ms = Some(ms_since(t0));
     log.append(&record)?;
 
-    meta.records += 1;
-    meta.log_len = log.len();
-    let mut reports_iter = reports.iter();
-    for ((l, snap), chart_known) in loaded.iter().zip(snaps).zip(chart_saved) {
-        let report = reports_iter.next();
+    // seed 000's allowed_tools.seed: what every sequence allows, rewritten when one moved.
+    let moved = reports.iter().any(|r| r.changed);
+    if !loaded.is_empty() && (moved || !compat::allowed_tools_path(state).exists()) {
+        let lists: Vec<Vec<String>> = loaded
+            .iter()
+            .zip(&snaps)
+            .map(|(l, snap)| l.machine.status(snap).allowed)
+            .collect();
+        let mut allowed = lists[0].clone();
+        allowed.retain(|t| lists.iter().all(|list| list.contains(t)));
+        let _ = compat::write_allowed_tools(state, &allowed);
+    }
+    for (i, (l, snap)) in loaded.iter().zip(snaps).enumerate() {
         let chart_path = paths::chart_path(state, &h.session_id, &l.name);
         let saved = snapshot::SavedSnapshot {
             v: snapshot::SAVED_VERSION,
@@ -297,34 +278,18 @@ fn step_and_record(
             source: l.source.clone(),
             fingerprint: l.machine.fingerprint.clone(),
             log_len: log.len(),
-            records: meta.records,
+            records: records_before + 1,
             snapshot: snap,
         };
-        if report.is_some_and(|r| r.changed) || !compat::allowed_tools_path(state).exists() {
-            let _ = compat::write_allowed_tools(state, &l.machine.status(&saved.snapshot).allowed);
-        }
-        if !chart_known || !chart_path.exists() {
+        if !chart_known[i] || !chart_path.exists() {
             snapshot::save_chart(&chart_path, &l.machine.chart)?;
         }
         snapshot::save(&paths::snapshot_path(state, &h.session_id, &l.name), &saved)?;
     }
-    if meta.id.is_empty() {
-        meta.v = 1;
-        meta.id = h.session_id.clone();
-        meta.started = ts.clone();
+    update_meta(&mut meta, h, &names, &ts);
+    if meta != meta_before {
+        sessions::save_meta(&meta_path, &meta)?;
     }
-    meta.updated = ts.clone();
-    meta.cwd = h.cwd.clone().or(meta.cwd);
-    meta.transcript_path = h
-        .transcript_path
-        .clone()
-        .filter(|s| !s.is_empty())
-        .or(meta.transcript_path);
-    if let Some(a) = &h.agent_id {
-        meta.agents.insert(a.clone());
-    }
-    meta.sequences = names.iter().map(|s| s.to_string()).collect();
-    sessions::save_meta(&meta_path, &meta)?;
     if matches!(h.event.as_str(), "PostToolUse" | "PostToolUseFailure") {
         let outcome = if h.event == "PostToolUse" {
             "ok"
@@ -368,15 +333,4 @@ fn failure(known: &Known, err: &HookError, t0: Instant) -> Outcome {
         stderr: Some(msg),
         exit: 0,
     }
-}
-
-/// The snapshot a session's log folds to, for one of the hook's machines (tests and `status`).
-pub fn fold_session(
-    state: &Path,
-    session: &str,
-    l: &Loaded,
-) -> std::io::Result<crate::engine::Snapshot> {
-    let bytes = std::fs::read(paths::session_log(state, session))?;
-    let (records, _) = snapshot::parse_records(&bytes);
-    Ok(snapshot::fold(&l.machine, &records))
 }

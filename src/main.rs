@@ -7,6 +7,10 @@ use seed::cli::{Cli, Command};
 use seed::commands;
 
 fn main() -> ExitCode {
+    // Hook mode skips building the whole command tree: it is on every tool call's path.
+    if let Some(args) = commands::hook::fast_args(std::env::args_os().skip(1)) {
+        return commands::hook::run(args);
+    }
     let cli = Cli::parse();
     // The hook answers before anything heavy (runtime, theme, terminal) is touched.
     let result = match cli.command {

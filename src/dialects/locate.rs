@@ -47,12 +47,9 @@ pub fn line_col_of_offset(text: &str, offset: usize) -> (u32, u32) {
 pub fn line_col_of_offset_bytes(bytes: &[u8], offset: usize) -> (u32, u32) {
     let offset = offset.min(bytes.len());
     let before = &bytes[..offset];
-    let line = before.iter().filter(|b| **b == b'\n').count() as u32 + 1;
-    let line_start = before
-        .iter()
-        .rposition(|b| *b == b'\n')
-        .map(|p| p + 1)
-        .unwrap_or(0);
+    // memchr: loaders compute many spans eagerly, and the hook loads a sequence every call.
+    let line = memchr::memchr_iter(b'\n', before).count() as u32 + 1;
+    let line_start = memchr::memrchr(b'\n', before).map(|p| p + 1).unwrap_or(0);
     let col = String::from_utf8_lossy(&before[line_start..])
         .chars()
         .count() as u32

@@ -50,7 +50,7 @@ impl Machine {
         self.lint_tools(&mut out);
         self.lint_bands(&mut out);
         self.lint_guards(&mut out);
-        out.sort_by(|a, b| b.severity.cmp(&a.severity));
+        out.sort_by_key(|l| std::cmp::Reverse(l.severity));
         out
     }
 
@@ -261,7 +261,10 @@ impl Machine {
         }
         bands.sort_by(|a, b| a.lo.total_cmp(&b.lo));
         for b in &bands {
-            if !(b.lo < b.hi) || b.lo < 0.0 || b.hi > 100.0 {
+            if b.lo.partial_cmp(&b.hi) != Some(std::cmp::Ordering::Less)
+                || b.lo < 0.0
+                || b.hi > 100.0
+            {
                 out.push(Lint::error(
                     "band-range",
                     format!(

@@ -15,6 +15,13 @@ pub struct Machine {
 
 impl Machine {
     pub fn new(chart: Chart) -> Machine {
+        let fingerprint = chart.fingerprint();
+        Machine::with_fingerprint(chart, fingerprint)
+    }
+
+    /// A machine whose chart fingerprint is already known (a host's compiled-chart cache saved
+    /// it with the chart), skipping the serialization `new` does to compute it.
+    pub fn with_fingerprint(chart: Chart, fingerprint: String) -> Machine {
         let mut candidates = vec![Vec::new(); chart.states.len()];
         for (i, t) in chart.transitions.iter().enumerate() {
             candidates[t.source.index()].push(i);
@@ -32,7 +39,6 @@ impl Machine {
             });
         }
         let intervals = Intervals::compute(&chart);
-        let fingerprint = chart.fingerprint();
         Machine {
             chart,
             fingerprint,

@@ -323,10 +323,10 @@ impl Machine {
             for &s in &set {
                 let st = self.chart.state(s);
                 match &st.kind {
-                    StateKind::Compound { initial } => {
-                        if !st.children.iter().any(|c| set.contains(c)) {
-                            added.push(*initial);
-                        }
+                    StateKind::Compound { initial }
+                        if !st.children.iter().any(|c| set.contains(c)) =>
+                    {
+                        added.push(*initial);
                     }
                     StateKind::Parallel => {
                         for c in &st.children {

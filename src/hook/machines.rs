@@ -36,10 +36,8 @@ pub fn load_machines(
     let dirs = search_dirs(project_dir, state);
     let mut out: Vec<Loaded> = Vec::with_capacity(cfg.sequences.len());
     for entry in &cfg.sequences {
-        let loaded = dialects::resolve(entry, &dirs)?;
-        let mut chart = loaded.chart;
-        cfg.apply(&mut chart);
-        let base = safe_component(&chart.name);
+        let (machine, source) = super::cache::machine(entry, &dirs, cfg, state)?;
+        let base = safe_component(&machine.chart.name);
         let mut name = base.clone();
         let mut n = 1;
         while out.iter().any(|l| l.name == name) {
@@ -48,8 +46,8 @@ pub fn load_machines(
         }
         out.push(Loaded {
             name,
-            source: loaded.source,
-            machine: Machine::new(chart),
+            source,
+            machine,
         });
     }
     Ok(out)

@@ -8,7 +8,7 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
-use super::{log, paths};
+use super::{log, paths, snapshot};
 
 /// Guidance injection state of one sequence.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -19,7 +19,7 @@ pub struct Injection {
     pub prompts_since: u32,
 }
 
-/// The hook's bookkeeping for one session, rewritten atomically by every hook.
+/// The hook's bookkeeping for one session, rewritten atomically when it changes.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SessionMeta {
@@ -27,19 +27,13 @@ pub struct SessionMeta {
     pub id: String,
     pub cwd: Option<String>,
     pub transcript_path: Option<String>,
-    /// RFC 3339 times of the first and the latest hook.
+    /// RFC 3339 time of the first hook.
     pub started: String,
-    pub updated: String,
-    /// Log length and record count after the latest hook.
-    pub log_len: u64,
-    pub records: u64,
     /// Subagents seen (`agent_id`).
     pub agents: BTreeSet<String>,
     /// Sequences stepped by the latest hook (chart names).
     pub sequences: Vec<String>,
     pub inject: BTreeMap<String, Injection>,
-    /// Hooks that failed (seed's own errors).
-    pub failures: u64,
 }
 
 const MAX_META_BYTES: u64 = 4 * 1024 * 1024;
@@ -79,12 +73,6 @@ fn info(dir: &Path) -> Option<SessionInfo> {
     let log_meta = std::fs::metadata(&log_path).ok()?;
     let meta = load_meta(&dir.join("session.json"));
     let len = log_meta.len();
-    let records = match &meta {
-        Some(m) if m.log_len == len => m.records,
-        _ => std::fs::read(&log_path)
-            .map(|b| log::count_lines(&b))
-            .unwrap_or(0),
-    };
     let mut sequences: Vec<String> = std::fs::read_dir(dir.join("snapshots"))
         .map(|rd| {
             rd.flatten()
@@ -97,6 +85,17 @@ fn info(dir: &Path) -> Option<SessionInfo> {
         })
         .unwrap_or_default();
     sequences.sort();
+    // A current snapshot knows the record count; otherwise count the lines.
+    let records = sequences
+        .iter()
+        .filter_map(|s| snapshot::load(&dir.join("snapshots").join(format!("{s}.json"))))
+        .find(|s| s.log_len == len)
+        .map(|s| s.records)
+        .unwrap_or_else(|| {
+            std::fs::read(&log_path)
+                .map(|b| log::count_lines(&b))
+                .unwrap_or(0)
+        });
     let dir_name = dir.file_name()?.to_string_lossy().into_owned();
     let meta = meta.unwrap_or_default();
     Some(SessionInfo {

@@ -51,7 +51,7 @@ pub fn save(path: &Path, saved: &SavedSnapshot) -> io::Result<()> {
         paths::ensure_dir(dir)?;
     }
     let bytes = serde_json::to_vec(saved).map_err(io::Error::other)?;
-    paths::write_atomic(path, &bytes)
+    paths::write_cache(path, &bytes)
 }
 
 /// Records of a log's bytes; malformed lines (a torn last line) are skipped and counted.

@@ -1,0 +1,116 @@
+//! The session side of a hook: snapshots loaded (or folded again) under the log's lock, and
+//! the session's bookkeeping.
+
+use std::path::Path;
+
+use super::{HookError, Loaded};
+use crate::engine::Facts;
+use crate::protocol::HookInput;
+use crate::store::log::LockedLog;
+use crate::store::record::Record;
+use crate::store::{paths, sessions, snapshot};
+
+pub(super) fn update_meta(
+    meta: &mut sessions::SessionMeta,
+    h: &HookInput,
+    names: &[&str],
+    ts: &str,
+) {
+    if meta.id.is_empty() {
+        meta.v = 1;
+        meta.id = h.session_id.clone();
+        meta.started = ts.to_string();
+    }
+    if let Some(c) = &h.cwd {
+        meta.cwd = Some(c.clone());
+    }
+    if let Some(t) = h.transcript_path.as_ref().filter(|s| !s.is_empty()) {
+        meta.transcript_path = Some(t.clone());
+    }
+    if let Some(a) = &h.agent_id {
+        meta.agents.insert(a.clone());
+    }
+    if !names.is_empty() {
+        meta.sequences = names.iter().map(|s| s.to_string()).collect();
+    }
+}
+
+/// Each sequence's snapshot, folded again from the log when it is missing or stale; whether
+/// its saved chart is current; and the number of records the log holds.
+pub(super) fn load_snapshots(
+    log: &LockedLog,
+    state: &Path,
+    session: &str,
+    loaded: &[Loaded],
+    facts: &Facts,
+) -> Result<(Vec<crate::engine::Snapshot>, Vec<bool>, u64), HookError> {
+    let mut snaps = Vec::with_capacity(loaded.len());
+    let mut chart_known = Vec::with_capacity(loaded.len());
+    let mut records_before: Option<u64> = None;
+    let mut log_records: Option<Vec<Record>> = None;
+    for l in loaded {
+        let saved = snapshot::load(&paths::snapshot_path(state, session, &l.name));
+        chart_known.push(
+            saved
+                .as_ref()
+                .is_some_and(|s| s.fingerprint == l.machine.fingerprint),
+        );
+        let snap = match saved {
+            Some(s) if s.is_fresh(&l.machine, log.len()) => {
+                records_before.get_or_insert(s.records);
+                s.snapshot
+            }
+            _ => {
+                if log_records.is_none() {
+                    log_records = Some(snapshot::parse_records(&log.read_all()?).0);
+                    remove_stale_temps(&paths::session_dir(state, session));
+                }
+                let records = log_records.as_deref().unwrap_or_default();
+                if records.iter().any(|r| r.step().is_some()) {
+                    snapshot::fold(&l.machine, records)
+                } else {
+                    l.machine.start(facts)
+                }
+            }
+        };
+        snaps.push(snap);
+    }
+    let count = match (records_before, &log_records) {
+        (_, Some(r)) => r.len() as u64,
+        (Some(n), None) => n,
+        (None, None) => 0,
+    };
+    Ok((snaps, chart_known, count))
+}
+
+/// The snapshot a session's log folds to, for one of the hook's machines (tests and `status`).
+pub fn fold_session(
+    state: &Path,
+    session: &str,
+    l: &Loaded,
+) -> std::io::Result<crate::engine::Snapshot> {
+    let bytes = std::fs::read(paths::session_log(state, session))?;
+    let (records, _) = snapshot::parse_records(&bytes);
+    Ok(snapshot::fold(&l.machine, &records))
+}
+
+/// Temp files a killed hook left behind (`.<name>.<pid>.tmp`). Every writer of a session's
+/// files holds the log's lock, as the caller does, so any such file here is garbage.
+fn remove_stale_temps(session_dir: &Path) {
+    for sub in [
+        session_dir.to_path_buf(),
+        session_dir.join("snapshots"),
+        session_dir.join("charts"),
+    ] {
+        let Ok(rd) = std::fs::read_dir(&sub) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with('.') && name.ends_with(".tmp") {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! Shared helpers for the hook integration tests: run `seed` in a sealed environment.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// Variables from the machine that would change what seed does.
+pub const LEAKY: &[&str] = &[
+    "SEED_HOME",
+    "SEED_SEQUENCE",
+    "SEED_FAIL",
+    "SEED_ENFORCEMENT",
+    "SEED_OFF_PATH",
+    "SEED_INJECT_EVERY",
+    "SEED_CONFIG_DIR",
+    "HEAVEN_DATA_DIR",
+    "CLAUDE_PROJECT_DIR",
+    "CLAUDE_CONFIG_DIR",
+    "XDG_STATE_HOME",
+    "XDG_CONFIG_HOME",
+];
+
+/// A sandbox: a state dir, a project dir, a home.
+pub struct Sandbox {
+    pub dir: tempfile::TempDir,
+}
+
+pub struct Run {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
+}
+
+impl Run {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(self.stdout.trim())
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", self.stdout))
+    }
+}
+
+impl Sandbox {
+    pub fn new() -> Sandbox {
+        let s = Sandbox {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        std::fs::create_dir_all(s.project()).unwrap();
+        s
+    }
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("state")
+    }
+    pub fn project(&self) -> PathBuf {
+        self.dir.path().join("project")
+    }
+    pub fn write_config(&self, text: &str) {
+        std::fs::write(self.project().join(".seed.toml"), text).unwrap();
+    }
+    pub fn cmd(&self) -> Command {
+        let mut c = Command::cargo_bin("seed").unwrap();
+        for k in LEAKY {
+            c.env_remove(k);
+        }
+        c.env("SEED_HOME", self.home())
+            .env("SEED_CONFIG_DIR", self.dir.path().join("user-config"))
+            .env("HOME", self.dir.path())
+            .env("CLAUDE_PROJECT_DIR", self.project())
+            .current_dir(self.project());
+        c
+    }
+    pub fn hook(&self, args: &[&str], stdin: impl Into<Vec<u8>>) -> Run {
+        self.hook_env(args, stdin, &[])
+    }
+    pub fn hook_env(&self, args: &[&str], stdin: impl Into<Vec<u8>>, env: &[(&str, &str)]) -> Run {
+        let mut c = self.cmd();
+        c.arg("hook").args(args).write_stdin(stdin.into());
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let o = c.output().unwrap();
+        Run {
+            stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+            code: o.status.code().unwrap_or(-1),
+        }
+    }
+    pub fn session_dir(&self, id: &str) -> PathBuf {
+        self.home().join("sessions").join(id)
+    }
+    pub fn log_lines(&self, id: &str) -> Vec<Value> {
+        let text =
+            std::fs::read_to_string(self.session_dir(id).join("log.jsonl")).unwrap_or_default();
+        text.lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+}
+
+/// A payload as Claude Code sends it (compact, one line).
+pub fn payload(event: &str, session: &str, extra: Value) -> String {
+    let mut v = serde_json::json!({
+        "session_id": session,
+        "transcript_path": format!("/home/dev/.claude/projects/p/{session}.jsonl"),
+        "cwd": "/home/dev/work/p",
+        "permission_mode": "default",
+        "hook_event_name": event,
+    });
+    if let (Some(o), Value::Object(e)) = (v.as_object_mut(), extra) {
+        o.extend(e);
+    }
+    format!("{v}\n")
+}
+
+/// Assert the saved snapshot of every sequence equals the fold of the session log.
+pub fn assert_snapshot_is_fold(home: &Path, session: &str) {
+    use seed::engine::Machine;
+    use seed::store::snapshot;
+    let dir = home.join("sessions").join(session);
+    let bytes = std::fs::read(dir.join("log.jsonl")).unwrap();
+    let (records, bad) = snapshot::parse_records(&bytes);
+    assert_eq!(bad, 0, "malformed lines in the log");
+    let mut n = 0;
+    for e in std::fs::read_dir(dir.join("snapshots")).unwrap().flatten() {
+        // A hook killed between writing its temp file and renaming it leaves `.<name>.<pid>.tmp`.
+        if e.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let saved = snapshot::load(&e.path()).expect("snapshot parses");
+        let chart = snapshot::load_chart(&dir.join("charts").join(e.file_name())).expect("chart");
+        let machine = Machine::new(chart);
+        assert_eq!(
+            saved.fingerprint, machine.fingerprint,
+            "chart round trip keeps the fingerprint"
+        );
+        assert_eq!(saved.log_len, bytes.len() as u64);
+        assert_eq!(saved.records, records.len() as u64);
+        assert_eq!(
+            saved.snapshot,
+            snapshot::fold(&machine, &records),
+            "snapshot == fold(log)"
+        );
+        n += 1;
+    }
+    assert!(n > 0, "no snapshot saved");
+}

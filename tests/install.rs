@@ -1,0 +1,272 @@
+//! `seed install` / `uninstall` / `doctor` against settings files in a sandbox project.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+
+const LEAKY: &[&str] = &[
+    "SEED_HOME",
+    "SEED_SEQUENCE",
+    "SEED_FAIL",
+    "SEED_ENFORCEMENT",
+    "CLAUDE_CONFIG_DIR",
+    "SEED_CONFIG_DIR",
+];
+
+struct Project {
+    dir: tempfile::TempDir,
+}
+
+impl Project {
+    fn new() -> Project {
+        let p = Project {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        std::fs::create_dir_all(p.dir.path().join(".claude")).unwrap();
+        p
+    }
+    fn settings(&self) -> PathBuf {
+        self.dir.path().join(".claude/settings.json")
+    }
+    fn seed(&self, args: &[&str]) -> (i32, String, String) {
+        let mut c = Command::cargo_bin("seed").unwrap();
+        for k in LEAKY {
+            c.env_remove(k);
+        }
+        let o = c
+            .args(args)
+            .env("CLAUDE_PROJECT_DIR", self.dir.path())
+            .env("HOME", self.dir.path().join("home"))
+            .env("SEED_CONFIG_DIR", self.dir.path().join("cfg"))
+            .current_dir(self.dir.path())
+            .output()
+            .unwrap();
+        (
+            o.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    }
+    fn read(&self) -> Value {
+        serde_json::from_str(&std::fs::read_to_string(self.settings()).unwrap()).unwrap()
+    }
+}
+
+fn seed_commands(v: &Value) -> Vec<String> {
+    seed::commands::install::find_entries(v)
+        .into_iter()
+        .map(|(_, c)| c)
+        .collect()
+}
+
+#[test]
+fn no_file_then_idempotent() {
+    let p = Project::new();
+    let (code, out, _) = p.seed(&["install", "--project"]);
+    assert_eq!(code, 0, "{out}");
+    let v = p.read();
+    let cmds = seed_commands(&v);
+    assert_eq!(cmds.len(), seed::commands::install::HOOK_EVENTS.len());
+    assert_eq!(
+        v["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
+        "seed hook PreToolUse # seed-managed"
+    );
+    assert_eq!(v["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"], 30);
+    assert_eq!(v["hooks"]["PreToolUse"][0]["matcher"], "*");
+    let before = std::fs::read(p.settings()).unwrap();
+    let (code, out, _) = p.seed(&["install", "--project"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("no change"), "{out}");
+    assert_eq!(
+        std::fs::read(p.settings()).unwrap(),
+        before,
+        "running twice changes nothing"
+    );
+    assert!(!Path::new(&format!("{}.seed-backup", p.settings().display())).exists());
+}
+
+#[test]
+fn empty_object_and_other_hooks_are_kept() {
+    let p = Project::new();
+    std::fs::write(p.settings(), "{}").unwrap();
+    assert_eq!(
+        p.seed(&["install", "--project", "--sequence", "my seq"]).0,
+        0
+    );
+    assert!(
+        p.read()["hooks"]["Stop"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .contains("--sequence 'my seq' Stop")
+    );
+
+    let other = json!({
+        "model": "opus",
+        "permissions": { "allow": ["Bash(ls)"] },
+        "hooks": {
+            "PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "lint-bash" }] }],
+            "Notification": [{ "hooks": [{ "type": "command", "command": "notify-send hi" }] }]
+        }
+    });
+    std::fs::write(p.settings(), serde_json::to_string_pretty(&other).unwrap()).unwrap();
+    assert_eq!(p.seed(&["install", "--project"]).0, 0);
+    let v = p.read();
+    assert_eq!(v["model"], "opus");
+    assert_eq!(v["permissions"], other["permissions"]);
+    assert_eq!(v["hooks"]["PreToolUse"][0], other["hooks"]["PreToolUse"][0]);
+    assert_eq!(v["hooks"]["Notification"], other["hooks"]["Notification"]);
+    assert_eq!(v["hooks"]["PreToolUse"].as_array().unwrap().len(), 2);
+    // The backup is the file as it was.
+    let backup =
+        std::fs::read_to_string(format!("{}.seed-backup", p.settings().display())).unwrap();
+    assert_eq!(serde_json::from_str::<Value>(&backup).unwrap(), other);
+    // Uninstall removes seed's entries and only those.
+    assert_eq!(p.seed(&["uninstall", "--project"]).0, 0);
+    assert_eq!(p.read(), other);
+}
+
+#[test]
+fn seed_already_present_is_updated_in_place() {
+    let p = Project::new();
+    let old = json!({ "hooks": { "PreToolUse": [
+        { "matcher": "*", "hooks": [{ "type": "command", "command": "/old/seed hook PreToolUse # seed-managed", "timeout": 60 }] },
+        { "matcher": "Edit", "hooks": [{ "type": "command", "command": "fmt" }] },
+        { "hooks": [{ "type": "command", "command": "/older/seed hook PreToolUse # seed-managed" }, { "type": "command", "command": "keep-me" }] }
+    ] } });
+    std::fs::write(p.settings(), old.to_string()).unwrap();
+    assert_eq!(p.seed(&["install", "--project"]).0, 0);
+    let v = p.read();
+    let pre = v["hooks"]["PreToolUse"].as_array().unwrap();
+    assert_eq!(pre.len(), 3);
+    assert_eq!(
+        pre[0]["hooks"][0]["command"],
+        "seed hook PreToolUse # seed-managed"
+    );
+    assert_eq!(pre[0]["hooks"][0]["timeout"], 30);
+    assert_eq!(pre[1]["hooks"][0]["command"], "fmt");
+    assert_eq!(
+        pre[2]["hooks"],
+        json!([{ "type": "command", "command": "keep-me" }])
+    );
+}
+
+#[test]
+fn syntax_error_is_refused_and_untouched() {
+    let p = Project::new();
+    let broken = "{\n  \"hooks\": {\n    \"PreToolUse\": [,]\n  }\n}\n";
+    std::fs::write(p.settings(), broken).unwrap();
+    let (code, _, err) = p.seed(&["install", "--project"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("settings.json:3:") && err.contains("left untouched"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(p.settings()).unwrap(), broken);
+    assert_eq!(p.seed(&["uninstall", "--project"]).0, 1);
+    assert_eq!(std::fs::read_to_string(p.settings()).unwrap(), broken);
+}
+
+#[test]
+fn dry_run_prints_the_diff_and_writes_nothing() {
+    let p = Project::new();
+    let original = "{\n  \"model\": \"opus\"\n}\n";
+    std::fs::write(p.settings(), original).unwrap();
+    let (code, out, _) = p.seed(&["install", "--project", "--dry-run"]);
+    assert_eq!(code, 0);
+    let name = p.settings().display().to_string();
+    assert!(
+        out.starts_with(&format!("--- {name}\n+++ {name}\n@@ ")),
+        "{out}"
+    );
+    assert!(
+        out.contains("+  \"hooks\": {")
+            && out.contains("+            \"command\": \"seed hook SessionStart # seed-managed\","),
+        "{out}"
+    );
+    assert!(
+        out.contains("-  \"model\": \"opus\"\n+  \"model\": \"opus\",\n"),
+        "{out}"
+    );
+    assert_eq!(std::fs::read_to_string(p.settings()).unwrap(), original);
+}
+
+#[test]
+fn local_scope_and_doctor() {
+    let p = Project::new();
+    let bin = assert_cmd::cargo::cargo_bin("seed");
+    let bin = bin.to_str().unwrap();
+    assert_eq!(
+        p.seed(&[
+            "install",
+            "--local",
+            "--bin",
+            bin,
+            "--sequence",
+            "starlog_initialization"
+        ])
+        .0,
+        0
+    );
+    assert!(p.dir.path().join(".claude/settings.local.json").exists());
+    let (code, out, err) = p.seed(&["doctor", "--json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["ok"], true);
+    let checks = report["checks"].as_array().unwrap();
+    assert_eq!(checks.len(), 3, "{out}");
+    assert!(
+        checks
+            .iter()
+            .all(|c| c["ok"] == true && c["ms"].as_f64().unwrap() > 0.0)
+    );
+    let start = checks
+        .iter()
+        .find(|c| c["event"] == "SessionStart")
+        .unwrap();
+    assert!(
+        start["stdout"]
+            .as_str()
+            .unwrap()
+            .contains("[SEED SEQUENCE]")
+    );
+}
+
+#[test]
+fn doctor_checks_reply_shapes() {
+    use seed::commands::doctor::check_reply;
+    assert!(check_reply("PreToolUse", Some(0), "").is_empty());
+    assert!(check_reply("Stop", Some(0), "{\"decision\":\"block\",\"reason\":\"x\"}").is_empty());
+    assert_eq!(check_reply("PreToolUse", Some(2), "").len(), 1);
+    assert_eq!(
+        check_reply(
+            "PreToolUse",
+            Some(0),
+            "{\"hookSpecificOutput\":{\"hookEventName\":\"Stop\"}}"
+        )
+        .len(),
+        1
+    );
+    assert_eq!(check_reply("PreToolUse", Some(0), "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"maybe\"}}").len(), 1);
+    assert_eq!(check_reply("PreToolUse", Some(0), "not json").len(), 1);
+}
+
+#[test]
+fn plugin_layout_matches_the_installed_events() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let plugin: Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join(".claude-plugin/plugin.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(plugin["name"], "seed");
+    let hooks: Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("hooks/hooks.json")).unwrap())
+            .unwrap();
+    for (event, _) in seed::commands::install::HOOK_EVENTS {
+        assert_eq!(
+            hooks["hooks"][event][0]["hooks"][0]["command"],
+            format!("seed hook {event}"),
+            "{event}"
+        );
+    }
+}
