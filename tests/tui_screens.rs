@@ -238,3 +238,66 @@ fn empty_session_renders() {
     let t = text(&draw(&m, &theme("default"), 40, 20));
     assert!(t.contains("no sequence"));
 }
+
+fn with_keys(keys: &str) -> Model {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let mut m = model();
+    for c in keys.chars() {
+        let k = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        seed::tui::update(&mut m, seed::tui::Msg::Key(k));
+    }
+    m
+}
+
+#[test]
+fn focused_graph_40x20_and_80x24() {
+    let m = with_keys("g");
+    let th = theme("default");
+    let narrow = draw(&m, &th, 40, 20);
+    let standard = draw(&m, &th, 80, 24);
+    insta::assert_snapshot!("graph_40x20", text(&narrow));
+    insta::assert_snapshot!("graph_80x24", text(&standard));
+    // The current node is restyled in place in the graph too.
+    let want = th.style(Role::StatechartCurrent);
+    for buf in [&narrow, &standard] {
+        let at = find(buf, "[waypoint.navigate").expect("current node in the graph");
+        assert_eq!(style_at(buf, (at.0 + 1, at.1)).bg, want.bg);
+    }
+}
+
+#[test]
+fn help_lists_every_key() {
+    let m = with_keys("?");
+    let t = text(&draw(&m, &theme("default"), 80, 24));
+    insta::assert_snapshot!(t);
+    for b in seed::tui::keys::KEYMAP.iter().filter(|b| !b.label.is_empty()) {
+        assert!(t.contains(b.label), "help shows {}", b.label);
+    }
+}
+
+#[test]
+fn session_picker_nests_subagents() {
+    let mut m = with_keys("s");
+    let e = |id: &str, parent: Option<&str>, agent: bool, label: &str| seed::tui::SessionEntry {
+        id: id.into(),
+        parent: parent.map(String::from),
+        label: label.into(),
+        modified: Some(1_768_485_720_000),
+        agent,
+    };
+    seed::tui::update(
+        &mut m,
+        seed::tui::Msg::Sessions(vec![
+            e("s-7f3a", None, false, "/repo · 33 records"),
+            e("agent-a1b2", Some("s-7f3a"), true, "subagent"),
+            e("s-0001", None, false, "/other · 5 records"),
+        ]),
+    );
+    insta::assert_snapshot!(text(&draw(&m, &theme("default"), 80, 24)));
+}
+
+#[test]
+fn filtered_timeline_100x30() {
+    let m = with_keys("/waypoint");
+    insta::assert_snapshot!(text(&draw(&m, &theme("default"), 100, 30)));
+}
