@@ -1,8 +1,36 @@
-//! `seed tui`.
+//! `seed tui`: the dashboard, following the most recently active session of this project
+//! (or the one named) live.
 
-use super::{CmdResult, not_built};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use super::CmdResult;
 use crate::cli;
+use crate::store::paths;
+use crate::tui::app;
+use crate::tui::start::Options;
 
-pub fn run(_args: cli::TuiArgs) -> CmdResult {
-    not_built("tui")
+pub fn run(args: cli::TuiArgs) -> CmdResult {
+    if args.replay.is_some() {
+        return Err("`seed tui --replay` is not available in this build yet".into());
+    }
+    let state = paths::state_dir()?;
+    let project = std::env::var_os("CLAUDE_PROJECT_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::current_dir().ok());
+    let user_dir = crate::config::user_config_path(&|k| std::env::var(k).ok())
+        .and_then(|p| p.parent().map(PathBuf::from));
+    let opts = Options {
+        session: args.session,
+        sequence: args.sequence,
+        theme: args.theme,
+        state,
+        project,
+        user_dir,
+        poll: Duration::from_secs(2),
+    };
+    app::run(opts).map_err(|e| format!("{e:#}"))?;
+    Ok(ExitCode::SUCCESS)
 }

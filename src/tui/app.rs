@@ -1,0 +1,296 @@
+//! The shell around the model: one `tokio::select!` (current-thread runtime) over crossterm's
+//! event stream, the feed's channel, an optional tick and the render deadline. Messages are
+//! drained, then the screen is drawn only when dirty, at most every 16 ms, inside synchronized
+//! output. Idle means nothing wakes: no ticks, no draws. The terminal is restored on quit,
+//! error, panic (ratatui's hook, chained after color-eyre's) and SIGTERM/SIGHUP.
+
+use std::io::{self, Write};
+use std::time::{Duration, Instant};
+
+use color_eyre::eyre::{Result, WrapErr};
+use crossterm::event::{Event, EventStream};
+use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
+use futures_util::StreamExt;
+use ratatui::DefaultTerminal;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+
+use super::feed::{self, Feed, Tagged};
+use super::model::Model;
+use super::start::{self, Options, Target};
+use super::theme::{Theme, no_color_env};
+use super::update::{Effect, Msg, update};
+
+/// Frames are at least this far apart; bursts of records coalesce into one draw.
+const FRAME: Duration = Duration::from_millis(16);
+
+/// Restores the terminal however the loop ends (its `Drop` cannot panic: errors are printed).
+struct TermGuard;
+
+impl Drop for TermGuard {
+    fn drop(&mut self) {
+        ratatui::restore();
+        let _ = crossterm::execute!(io::stdout(), crossterm::cursor::Show);
+    }
+}
+
+pub fn run(opts: Options) -> Result<()> {
+    // Before the terminal is taken, so ratatui's panic hook restores it before the report.
+    color_eyre::install()?;
+    let theme_name = opts.theme.clone().unwrap_or_else(|| "default".into());
+    let theme = Theme::select(&theme_name, opts.user_dir.as_deref(), no_color_env())
+        .map_err(|e| color_eyre::eyre::eyre!("{e}"))?;
+    let listed = start::choose(&opts, None).wrap_err("cannot list sessions")?;
+    let target = start::target(&opts, listed.as_ref());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let terminal = ratatui::try_init().wrap_err("cannot set up the terminal")?;
+    let _guard = TermGuard;
+    rt.block_on(Shell::new(opts, theme, terminal, target)?.run())
+}
+
+struct Shell {
+    opts: Options,
+    theme: Theme,
+    terminal: DefaultTerminal,
+    model: Model,
+    tx: UnboundedSender<Tagged>,
+    rx: UnboundedReceiver<Tagged>,
+    generation: u64,
+    feed: Option<Feed>,
+    tick: Option<tokio::time::Interval>,
+    dirty: bool,
+    last_draw: Instant,
+    shots: u32,
+}
+
+impl Shell {
+    fn new(
+        opts: Options,
+        theme: Theme,
+        terminal: DefaultTerminal,
+        target: Target,
+    ) -> Result<Shell> {
+        let (tx, rx) = unbounded_channel();
+        let mut shell = Shell {
+            model: Model::new(Default::default(), Vec::new(), &theme.name),
+            opts,
+            theme,
+            terminal,
+            tx,
+            rx,
+            generation: 0,
+            feed: None,
+            tick: None,
+            dirty: true,
+            last_draw: Instant::now() - FRAME,
+            shots: 0,
+        };
+        shell.follow(target, None)?;
+        Ok(shell)
+    }
+
+    /// Start over on `target`: a fresh model (keeping the screen settings) and a new feed.
+    fn follow(&mut self, target: Target, agent: Option<String>) -> Result<()> {
+        self.feed = None;
+        self.generation += 1;
+        let cfg = start::feed_config(
+            &self.opts,
+            &target.info.id,
+            target.log.clone(),
+            &target.seqs,
+            self.generation,
+        );
+        let mut m = Model::new(target.info, target.seqs, &self.theme.name);
+        m.themes = Theme::available(self.opts.user_dir.as_deref());
+        m.size = self
+            .terminal
+            .size()
+            .map(|s| (s.width, s.height))
+            .unwrap_or((80, 24));
+        m.tz = jiff::tz::TimeZone::system();
+        m.follow_latest = self.opts.session.is_none();
+        m.focus = self.model.focus;
+        m.chart_view = self.model.chart_view;
+        m.notice = (!target.notices.is_empty()).then(|| target.notices.join("; "));
+        if let Some(a) = agent {
+            m.filter.text = a;
+        }
+        self.model = m;
+        self.feed =
+            Some(feed::spawn(cfg, self.tx.clone()).wrap_err("cannot start the log reader")?);
+        self.dirty = true;
+        Ok(())
+    }
+
+    async fn run(mut self) -> Result<()> {
+        let mut input = EventStream::new();
+        let mut signals = Signals::new()?;
+        loop {
+            let deadline =
+                tokio::time::Instant::from_std((self.last_draw + FRAME).max(Instant::now()));
+            tokio::select! {
+                ev = input.next() => match ev {
+                    Some(Ok(ev)) => self.on_terminal(ev)?,
+                    Some(Err(e)) => return Err(e).wrap_err("terminal input failed"),
+                    None => break,
+                },
+                Some((generation, msg)) = self.rx.recv() => {
+                    self.on_feed(generation, msg)?;
+                    // Drain what is queued, so a burst becomes one draw.
+                    while let Ok((generation, msg)) = self.rx.try_recv() {
+                        self.on_feed(generation, msg)?;
+                    }
+                }
+                _ = next_tick(&mut self.tick) => {
+                    let now = jiff::Timestamp::now().as_millisecond();
+                    self.apply(Msg::Tick(now))?;
+                }
+                _ = tokio::time::sleep_until(deadline), if self.dirty => self.draw()?,
+                _ = signals.next() => break,
+            }
+            if self.model.quit {
+                break;
+            }
+        }
+        self.feed = None;
+        Ok(())
+    }
+
+    fn on_terminal(&mut self, ev: Event) -> Result<()> {
+        match ev {
+            Event::Key(k) => self.apply(Msg::Key(k)),
+            Event::Resize(w, h) => self.apply(Msg::Resize(w, h)),
+            // Focus and paste change nothing on screen.
+            _ => Ok(()),
+        }
+    }
+
+    fn on_feed(&mut self, generation: u64, msg: Msg) -> Result<()> {
+        if generation != self.generation {
+            return Ok(());
+        }
+        self.apply(msg)
+    }
+
+    fn apply(&mut self, msg: Msg) -> Result<()> {
+        let effects = update(&mut self.model, msg);
+        self.dirty = true;
+        for e in effects {
+            self.perform(e)?;
+        }
+        Ok(())
+    }
+
+    fn perform(&mut self, e: Effect) -> Result<()> {
+        match e {
+            Effect::Quit => self.model.quit = true,
+            Effect::SwitchSession { id, agent } => match start::choose(&self.opts, Some(&id)) {
+                Ok(Some(listed)) => {
+                    let target = start::target(&self.opts, Some(&listed));
+                    self.follow(target, agent)?;
+                }
+                Ok(None) => self.model.notice = Some(format!("no session `{id}`")),
+                Err(err) => self.model.notice = Some(format!("cannot list sessions: {err}")),
+            },
+            Effect::SetTheme(name) => {
+                match Theme::select(&name, self.opts.user_dir.as_deref(), no_color_env()) {
+                    Ok(t) => {
+                        self.theme = t;
+                        self.model.notice = None;
+                    }
+                    Err(err) => self.model.notice = Some(err.to_string()),
+                }
+            }
+            Effect::WriteScreenshot => {
+                self.model.notice = Some(match self.screenshot() {
+                    Ok(path) => format!("wrote {path}"),
+                    Err(err) => format!("screenshot failed: {err}"),
+                });
+            }
+            Effect::SetTick(every) => {
+                self.tick = every.map(|d| {
+                    let mut i = tokio::time::interval(d.max(Duration::from_millis(10)));
+                    i.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+                    i
+                });
+            }
+            Effect::ListSessions => {
+                let list = start::session_entries(&self.opts.state);
+                update(&mut self.model, Msg::Sessions(list));
+            }
+        }
+        Ok(())
+    }
+
+    fn draw(&mut self) -> Result<()> {
+        let (model, theme) = (&self.model, &self.theme);
+        let mut out = io::stdout();
+        crossterm::queue!(out, BeginSynchronizedUpdate)?;
+        let drawn = self.terminal.draw(|f| super::render(f, model, theme));
+        crossterm::queue!(out, EndSynchronizedUpdate)?;
+        out.flush()?;
+        drawn?;
+        self.dirty = false;
+        self.last_draw = Instant::now();
+        Ok(())
+    }
+
+    /// The current frame as SVG in the working directory (the same views, the theme's colours).
+    fn screenshot(&mut self) -> io::Result<String> {
+        let (w, h) = self.model.size;
+        let area = Rect::new(0, 0, w, h);
+        let mut buf = Buffer::empty(area);
+        super::render_buffer(area, &mut buf, &self.model, &self.theme);
+        self.shots += 1;
+        let id = crate::store::paths::safe_component(&self.model.session.id);
+        let path = format!("seed-{id}-{}.svg", self.shots);
+        std::fs::write(&path, crate::export::to_svg(&buf, &self.theme))?;
+        Ok(path)
+    }
+}
+
+async fn next_tick(tick: &mut Option<tokio::time::Interval>) {
+    match tick {
+        Some(i) => {
+            i.tick().await;
+        }
+        None => std::future::pending().await,
+    }
+}
+
+/// SIGTERM and SIGHUP end the loop like `q` (so the terminal is restored); Ctrl-C arrives as a
+/// key in raw mode.
+struct Signals {
+    #[cfg(unix)]
+    term: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    hup: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    fn new() -> io::Result<Signals> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok(Signals {
+                term: signal(SignalKind::terminate())?,
+                hup: signal(SignalKind::hangup())?,
+            })
+        }
+        #[cfg(not(unix))]
+        Ok(Signals {})
+    }
+
+    async fn next(&mut self) {
+        #[cfg(unix)]
+        tokio::select! {
+            _ = self.term.recv() => {}
+            _ = self.hup.recv() => {}
+        }
+        #[cfg(not(unix))]
+        std::future::pending::<()>().await
+    }
+}

@@ -1,0 +1,186 @@
+//! Small pieces every region uses: region frames, bars, glyphs that follow the theme, times.
+
+use jiff::tz::TimeZone;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders};
+
+use super::theme::{Role, Theme};
+
+/// How regions are framed: full boxes when there is room, a titled top rule in a side pane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Chrome {
+    Boxed,
+    Rule,
+}
+
+impl Chrome {
+    /// Rows the frame takes.
+    pub fn rows(self) -> u16 {
+        match self {
+            Chrome::Boxed => 2,
+            Chrome::Rule => 1,
+        }
+    }
+}
+
+/// Glyphs drawn outside the theme's symbol table, in Unicode or plain ASCII to match it.
+pub struct Glyphs {
+    pub branch: &'static str,
+    pub last: &'static str,
+    pub pipe: &'static str,
+    pub blank: &'static str,
+    pub arrow: &'static str,
+    pub dot: &'static str,
+    pub pending: &'static str,
+    pub advised: &'static str,
+    pub rule: &'static str,
+    pub cursor: &'static str,
+    pub high: &'static str,
+    pub lane: &'static str,
+}
+
+pub fn glyphs(theme: &Theme) -> Glyphs {
+    if theme.symbols.bar_full.is_ascii() {
+        Glyphs {
+            branch: "|-",
+            last: "`-",
+            pipe: "| ",
+            blank: "  ",
+            arrow: ">",
+            dot: "|",
+            pending: ".",
+            advised: "!",
+            rule: "-",
+            cursor: "_",
+            high: "^",
+            lane: "|",
+        }
+    } else {
+        Glyphs {
+            branch: "├─",
+            last: "└─",
+            pipe: "│ ",
+            blank: "  ",
+            arrow: "▸",
+            dot: "·",
+            pending: "…",
+            advised: "!",
+            rule: "─",
+            cursor: "▏",
+            high: "▲",
+            lane: "┊",
+        }
+    }
+}
+
+/// Engine text uses `▸` and `∥`; an ASCII theme gets `>` and `||`.
+pub fn plain_if_ascii(theme: &Theme, s: &str) -> String {
+    if theme.symbols.bar_full.is_ascii() {
+        s.replace('▸', ">")
+            .replace('∥', "||")
+            .replace('→', "->")
+            .replace('≥', ">=")
+            .replace('—', "-")
+            .replace('…', "...")
+            .replace('·', "|")
+    } else {
+        s.to_string()
+    }
+}
+
+/// A region's frame with its title.
+pub fn frame<'a>(title: Line<'a>, focused: bool, theme: &'a Theme, chrome: Chrome) -> Block<'a> {
+    let border = if focused {
+        theme.style(Role::BorderFocus)
+    } else {
+        theme.style(Role::Border)
+    };
+    let title_style = if focused {
+        theme
+            .style(Role::Title)
+            .patch(theme.style(Role::BorderFocus))
+    } else {
+        theme.style(Role::Title)
+    };
+    let borders = match chrome {
+        Chrome::Boxed => Borders::ALL,
+        Chrome::Rule => Borders::TOP,
+    };
+    Block::new()
+        .borders(borders)
+        .border_set(theme.symbols.border.as_set())
+        .border_style(border)
+        .title(title.style(title_style))
+        .style(theme.style(Role::Base))
+}
+
+/// A bar of `width` cells filled to `fraction`, with partial cells when the theme has them.
+pub fn bar(fraction: f64, width: usize, theme: &Theme, fill: Role) -> Vec<Span<'static>> {
+    let f = if fraction.is_finite() {
+        fraction.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let s = &theme.symbols;
+    let exact = f * width as f64;
+    let mut full = exact.floor() as usize;
+    let parts = &s.bar_partials;
+    let mut partial = String::new();
+    if full < width {
+        let rem = exact - full as f64;
+        if parts.is_empty() {
+            if rem >= 0.5 {
+                full += 1;
+            }
+        } else {
+            let i = (rem * (parts.len() + 1) as f64).floor() as usize;
+            if i > 0 {
+                partial = parts[(i - 1).min(parts.len() - 1)].clone();
+            }
+        }
+    }
+    let empty = width.saturating_sub(full + usize::from(!partial.is_empty()));
+    let mut out = vec![Span::styled(s.bar_full.repeat(full), theme.style(fill))];
+    if !partial.is_empty() {
+        out.push(Span::styled(partial, theme.style(fill)));
+    }
+    out.push(Span::styled(
+        s.bar_empty.repeat(empty),
+        theme.style(Role::ProgressEmpty),
+    ));
+    out
+}
+
+/// `HH:MM:SS` in the model's time zone.
+pub fn hms(ms: i64, tz: &TimeZone) -> String {
+    jiff::Timestamp::from_millisecond(ms)
+        .map(|t| t.to_zoned(tz.clone()).strftime("%H:%M:%S").to_string())
+        .unwrap_or_else(|_| "--:--:--".into())
+}
+
+/// A duration for a narrow column: `850ms`, `12.4s`, `3m05s`, `2h10m`.
+pub fn duration(ms: i64) -> String {
+    match ms {
+        ..1_000 => format!("{ms}ms"),
+        1_000..60_000 => format!("{:.1}s", ms as f64 / 1000.0),
+        60_000..3_600_000 => format!("{}m{:02}s", ms / 60_000, (ms / 1000) % 60),
+        _ => format!("{}h{:02}m", ms / 3_600_000, (ms / 60_000) % 60),
+    }
+}
+
+/// Cut to `max` characters with an ellipsis (cells are clipped by ratatui anyway; this keeps
+/// the cut visible).
+pub fn cut(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// A line of text in one style.
+pub fn line(text: impl Into<String>, style: Style) -> Line<'static> {
+    Line::from(Span::styled(text.into(), style))
+}

@@ -1,0 +1,154 @@
+//! Header: session, sequence, enforcement mode, live/replay, event count and hook health
+//! (last hook latency, fail-open lapses, denials), plus a notice line when there is one.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget};
+
+use super::common::{glyphs, plain_if_ascii};
+use super::model::{Mode, Model};
+use super::sanitize;
+use super::theme::{Role, Theme};
+
+/// Hook latency above this shows as a warning (the hook's budget is 2–4 ms).
+const SLOW_MS: f64 = 4.0;
+
+pub fn rows(m: &Model) -> u16 {
+    if m.notice.is_some() { 3 } else { 2 }
+}
+
+pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let g = glyphs(theme);
+    let head = theme.style(Role::Header);
+    // A side pane gets the same facts in fewer columns.
+    let narrow = area.width < 60;
+    let sep = || {
+        Span::styled(
+            if narrow {
+                " ".to_string()
+            } else {
+                format!(" {} ", g.dot)
+            },
+            head,
+        )
+    };
+    let status = m.status();
+    let sequence = m.seq().map_or("no sequence", |s| s.name());
+    let mut top = if narrow {
+        vec![Span::styled(format!(" {sequence}"), head)]
+    } else {
+        vec![
+            Span::styled(" seed ", head),
+            Span::styled(format!("{} ", g.arrow), head),
+            Span::styled(sequence.to_string(), head),
+        ]
+    };
+    if m.seqs.len() > 1 {
+        top.push(Span::styled(
+            format!(" ({}/{})", m.selected + 1, m.seqs.len()),
+            head,
+        ));
+    }
+    if let Some(st) = status {
+        top.push(sep());
+        top.push(Span::styled(st.enforcement.clone(), head));
+    }
+    top.push(sep());
+    match m.mode {
+        Mode::Live => top.push(Span::styled(
+            "LIVE",
+            head.patch(theme.style(Role::HealthOk)),
+        )),
+        Mode::Replay { cursor } => top.push(Span::styled(
+            format!("REPLAY {cursor}/{}", m.fold.applied),
+            head.patch(theme.style(Role::Accent)),
+        )),
+    }
+    if let Some(st) = status
+        && (st.halted || st.failed.is_some())
+    {
+        top.push(sep());
+        let (text, role) = match &st.failed {
+            Some(f) => (format!("failed: {}", f), Role::HealthErr),
+            None => ("done".to_string(), Role::HealthOk),
+        };
+        top.push(Span::styled(text, head.patch(theme.style(role))));
+    }
+
+    let f = m.shown();
+    let h = &f.health;
+    let mut bottom = vec![
+        Span::styled(format!(" {}", sanitize::clean(&m.session.id, 24)), head),
+        sep(),
+        Span::styled(
+            format!("{}{}ev", m.at(), if narrow { "" } else { " " }),
+            head,
+        ),
+        sep(),
+    ];
+    match h.last_ms {
+        Some(ms) => {
+            let role = if ms > SLOW_MS {
+                Role::HealthWarn
+            } else {
+                Role::HealthOk
+            };
+            let label = if narrow { "" } else { "hook " };
+            bottom.push(Span::styled(
+                format!("{label}{ms:.1}ms"),
+                head.patch(theme.style(role)),
+            ));
+        }
+        None => bottom.push(Span::styled("hook –", head)),
+    }
+    bottom.push(sep());
+    let lapse_role = if h.lapses > 0 {
+        Role::HealthErr
+    } else {
+        Role::HealthOk
+    };
+    let s = if h.lapses == 1 { "" } else { "s" };
+    bottom.push(Span::styled(
+        format!("{} lapse{s}", h.lapses),
+        head.patch(theme.style(lapse_role)),
+    ));
+    bottom.push(sep());
+    let deny_role = if h.denials > 0 {
+        Role::ToolsDenied
+    } else {
+        Role::HealthOk
+    };
+    bottom.push(Span::styled(
+        format!("{} denied", h.denials),
+        head.patch(theme.style(deny_role)),
+    ));
+    if m.malformed > 0 {
+        bottom.push(sep());
+        bottom.push(Span::styled(
+            format!("{} bad lines", m.malformed),
+            head.patch(theme.style(Role::HealthWarn)),
+        ));
+    }
+    let top_w: usize = top.iter().map(Span::width).sum();
+    let mut lines = vec![Line::from(top), Line::from(bottom)];
+    if let Some(n) = &m.notice {
+        lines.push(Line::from(Span::styled(
+            format!(" {}", plain_if_ascii(theme, &sanitize::clean(n, 200))),
+            theme.style(Role::HealthWarn),
+        )));
+    }
+    buf.set_style(area, head);
+    Paragraph::new(lines).style(head).render(area, buf);
+    // `? keys` at the right end of the first line, when there is room for it.
+    let hint = " ? keys ";
+    let w = hint.len() as u16;
+    if top_w + hint.len() < area.width as usize && area.height > 0 {
+        buf.set_string(
+            area.x + area.width - w,
+            area.y,
+            hint,
+            head.patch(theme.style(Role::HelpKey)),
+        );
+    }
+}

@@ -1,0 +1,279 @@
+//! Where each region goes, from a 40-column side pane to a full screen.
+//!
+//! Narrow (< 80 columns): one stack, essentials first; regions are framed by a titled rule and
+//! the lowest-priority ones drop out when rows run short.
+//! ```text
+//! seed ▸ compound_intelligence · enforce · LIVE       header (2)
+//! s-1 · 42 ev · hook 1.3ms · 0 lapses · 2 denied
+//! base      0–50  [##########] 100%                   progress (layers + overall)
+//! overall [#####-----] 50% ▲50% ≥5 steps ↺
+//! ─ railroad ▸ starlog.check ─────────────            statechart (outline or graph)
+//! ├─ ✓ seed.who_am_i
+//! ─ tools ─────────────────────────────────           tools
+//! ─ recovery ──────────────────────────────           recovery
+//! ─ timeline ──────────────────────────────           timeline (takes the rest)
+//! ─ deep state ────────────────────────────           deep state
+//! ```
+//! Medium (80–139): boxes; progress across the top, tools / recovery / deep state beside the
+//! statechart, the timeline across the bottom.
+//! ```text
+//! header ─────────────────────────────────────────────────────────
+//! ┌ progress ──────────────────────────────────────────────────────┐
+//! └────────────────────────────────────────────────────────────────┘
+//! ┌ tools ─────────────────────┐┌ statechart ───────────────────────┐
+//! ├ recovery ──────────────────┤│                                   │
+//! ├ deep state ────────────────┤│                                   │
+//! ┌ timeline ──────────────────────────────────────────────────────┐
+//! └────────────────────────────────────────────────────────────────┘
+//! ```
+//! Wide (≥ 140): three columns; the outline tree and the focused graph side by side in height.
+//! ```text
+//! header ───────────────────────────────────────────────────────────────────────────
+//! ┌ progress ──────┐┌ statechart ─────────────┐┌ timeline ──────────────────────────┐
+//! ├ tools ─────────┤│                         ││                                    │
+//! ├ recovery ──────┤├ graph ─────────────────┤│                                    │
+//! ├ deep state ────┤│                         ││                                    │
+//! └────────────────┘└─────────────────────────┘└────────────────────────────────────┘
+//! ```
+
+use ratatui::layout::{Constraint, Layout, Rect};
+
+use super::common::Chrome;
+use super::model::{ChartView, Model};
+use super::{deep_state, progress, recovery, statechart, tools};
+
+pub const NARROW: u16 = 80;
+pub const WIDE: u16 = 140;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Regions {
+    pub header: Rect,
+    pub progress: Option<Rect>,
+    pub statechart: Option<Rect>,
+    pub graph: Option<Rect>,
+    pub tools: Option<Rect>,
+    pub recovery: Option<Rect>,
+    pub timeline: Option<Rect>,
+    pub deep: Option<Rect>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Id {
+    Progress,
+    Statechart,
+    Graph,
+    Tools,
+    Recovery,
+    Timeline,
+    Deep,
+}
+
+/// A region's claim on a column: rows it needs to be shown at all (`0`: only when there is
+/// room for `good`), rows that make it comfortable, rows it could use; lower `prio` first.
+#[derive(Debug, Clone, Copy)]
+struct Want {
+    id: Id,
+    min: u16,
+    good: u16,
+    want: u16,
+    prio: u8,
+}
+
+const fn want(id: Id, min: u16, good: u16, want: u16, prio: u8) -> Want {
+    Want {
+        id,
+        min,
+        good,
+        want,
+        prio,
+    }
+}
+
+pub fn chrome(area: Rect) -> Chrome {
+    if area.width < NARROW {
+        Chrome::Rule
+    } else {
+        Chrome::Boxed
+    }
+}
+
+pub fn compute(area: Rect, m: &Model) -> Regions {
+    let header_rows = super::header::rows(m).min(area.height);
+    let [header, body] =
+        Layout::vertical([Constraint::Length(header_rows), Constraint::Fill(1)]).areas(area);
+    let mut r = Regions {
+        header,
+        ..Regions::default()
+    };
+    let c = chrome(area);
+    let f = c.rows();
+    let inner_w = |w: u16| w.saturating_sub(if c == Chrome::Boxed { 2 } else { 0 });
+    let prog = progress::wanted_rows(m);
+    let chart = statechart::wanted_rows(m);
+    if area.width < NARROW {
+        let w = inner_w(area.width);
+        let main = match m.chart_view {
+            ChartView::Graph => Id::Graph,
+            ChartView::Outline => Id::Statechart,
+        };
+        let deep = deep_state::wanted_rows(m) + f;
+        let wants = [
+            want(Id::Progress, 1, prog.saturating_sub(1), prog, 1),
+            want(main, 2 + f, 3 + f, chart.min(8) + f, 2),
+            want(Id::Tools, 1 + f, 1 + f, tools::wanted_rows(m, w) + f, 4),
+            want(
+                Id::Recovery,
+                1 + f,
+                2 + f,
+                recovery::wanted_rows(m, w).min(6) + f,
+                3,
+            ),
+            want(
+                Id::Timeline,
+                2 + f,
+                (body.height / 3).max(4) + f,
+                u16::MAX,
+                5,
+            ),
+            want(Id::Deep, 0, deep, deep, 6),
+        ];
+        place(&mut r, body, &wants, Id::Timeline);
+    } else if area.width < WIDE {
+        // The summary line gets its own row when the statechart and timeline keep theirs.
+        let full = prog + f;
+        let prog_rows = if body.height >= full + 18 { full } else { full - 1 };
+        let timeline_rows = (body.height / 3).max(6);
+        let [top, band, bottom] = Layout::vertical([
+            Constraint::Length(prog_rows),
+            Constraint::Fill(1),
+            Constraint::Length(timeline_rows),
+        ])
+        .areas(body);
+        r.progress = (top.height > 0).then_some(top);
+        let [left, right] =
+            Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+                .areas(band);
+        let lw = inner_w(left.width);
+        let deep = deep_state::wanted_rows(m) + f;
+        let wants = [
+            want(Id::Tools, 1 + f, 2 + f, tools::wanted_rows(m, lw) + f, 2),
+            want(
+                Id::Recovery,
+                1 + f,
+                3 + f,
+                recovery::wanted_rows(m, lw) + f,
+                1,
+            ),
+            want(Id::Deep, 0, deep, deep, 3),
+        ];
+        place(&mut r, left, &wants, Id::Recovery);
+        match m.chart_view {
+            ChartView::Outline => r.statechart = Some(right),
+            ChartView::Graph => r.graph = Some(right),
+        }
+        r.timeline = (bottom.height > 0).then_some(bottom);
+    } else {
+        let [left, mid, right] = Layout::horizontal([
+            Constraint::Percentage(30),
+            Constraint::Percentage(35),
+            Constraint::Percentage(35),
+        ])
+        .areas(body);
+        place(
+            &mut r,
+            left,
+            &side_wants(m, inner_w(left.width), f, prog),
+            Id::Recovery,
+        );
+        let wants = [
+            want(
+                Id::Statechart,
+                3 + f,
+                (mid.height / 2).min(chart + f),
+                chart + f,
+                1,
+            ),
+            want(Id::Graph, 0, 5 + f, u16::MAX, 2),
+        ];
+        place(&mut r, mid, &wants, Id::Graph);
+        r.timeline = Some(right);
+    }
+    r
+}
+
+/// The left column of the boxed layouts.
+fn side_wants(m: &Model, w: u16, f: u16, prog: u16) -> [Want; 4] {
+    let deep = deep_state::wanted_rows(m) + f;
+    [
+        want(Id::Progress, 1 + f, prog.saturating_sub(1) + f, prog + f, 1),
+        want(Id::Tools, 1 + f, 2 + f, tools::wanted_rows(m, w) + f, 3),
+        want(
+            Id::Recovery,
+            1 + f,
+            3 + f,
+            recovery::wanted_rows(m, w) + f,
+            2,
+        ),
+        want(Id::Deep, 0, deep, deep, 4),
+    ]
+}
+
+/// Stack the wanted regions in `col`, by priority: first every minimum that fits, then up to
+/// the comfortable size (a region without a minimum only when all of it fits), then up to what
+/// each could use; what is left goes to `flex`.
+fn place(r: &mut Regions, col: Rect, wants: &[Want], flex: Id) {
+    let mut order: Vec<usize> = (0..wants.len()).collect();
+    order.sort_by_key(|&i| wants[i].prio);
+    let mut rows = vec![0u16; wants.len()];
+    let mut left = col.height;
+    for &i in &order {
+        if wants[i].min > 0 && wants[i].min <= left {
+            rows[i] = wants[i].min;
+            left -= wants[i].min;
+        }
+    }
+    for &i in &order {
+        let w = wants[i];
+        if rows[i] == 0 && w.min == 0 && w.good <= left {
+            rows[i] = w.good;
+            left -= w.good;
+        } else if rows[i] > 0 {
+            let extra = w.good.saturating_sub(rows[i]).min(left);
+            rows[i] += extra;
+            left -= extra;
+        }
+    }
+    for &i in &order {
+        if rows[i] > 0 && wants[i].id != flex {
+            let extra = wants[i].want.saturating_sub(rows[i]).min(left);
+            rows[i] += extra;
+            left -= extra;
+        }
+    }
+    let sink = wants
+        .iter()
+        .position(|w| w.id == flex)
+        .filter(|&i| rows[i] > 0)
+        .or_else(|| rows.iter().rposition(|&n| n > 0));
+    if let Some(i) = sink {
+        rows[i] += left;
+    }
+    let mut y = col.y;
+    for (w, n) in wants.iter().zip(rows) {
+        if n == 0 {
+            continue;
+        }
+        let rect = Rect::new(col.x, y, col.width, n);
+        y += n;
+        let slot = match w.id {
+            Id::Progress => &mut r.progress,
+            Id::Statechart => &mut r.statechart,
+            Id::Graph => &mut r.graph,
+            Id::Tools => &mut r.tools,
+            Id::Recovery => &mut r.recovery,
+            Id::Timeline => &mut r.timeline,
+            Id::Deep => &mut r.deep,
+        };
+        *slot = Some(rect);
+    }
+}

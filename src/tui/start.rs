@@ -1,0 +1,188 @@
+//! What `seed tui` follows when it starts or switches: the session, the sequences, the readers,
+//! and the theme directory. File-system lookups live here, never in the model or the views.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, UNIX_EPOCH};
+
+use crate::config::{self, Flags};
+use crate::dialects;
+use crate::engine::Machine;
+use crate::store::readers::ReaderVars;
+use crate::store::sessions::{self, SessionInfo as Listed};
+
+use super::feed::{FeedConfig, load_sequence, pick_latest};
+use super::fold::Seq;
+use super::model::{SessionEntry, SessionInfo};
+
+/// Inputs from the command line and the environment.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub session: Option<String>,
+    pub sequence: Option<String>,
+    pub theme: Option<String>,
+    pub state: PathBuf,
+    pub project: Option<PathBuf>,
+    /// `<config dir>/seed`: user themes live in its `themes/`.
+    pub user_dir: Option<PathBuf>,
+    /// Fallback poll period for the log and the deep-state files.
+    pub poll: Duration,
+}
+
+/// A session chosen to follow, with everything the model and the feed need.
+pub struct Target {
+    pub info: SessionInfo,
+    pub log: Option<PathBuf>,
+    pub seqs: Vec<Seq>,
+    pub notices: Vec<String>,
+}
+
+fn env(k: &str) -> Option<String> {
+    std::env::var(k).ok()
+}
+
+/// The session to follow: the one named, else the most recent of this project, else none yet.
+pub fn choose(opts: &Options, id: Option<&str>) -> std::io::Result<Option<Listed>> {
+    match id.or(opts.session.as_deref()) {
+        Some(id) => sessions::find(&opts.state, id),
+        None => {
+            let list = sessions::list(&opts.state)?;
+            let project = opts.project.as_ref().map(|p| p.display().to_string());
+            Ok(pick_latest(&list, project.as_deref()).cloned())
+        }
+    }
+}
+
+/// Build the target for `listed` (or for no session yet).
+pub fn target(opts: &Options, listed: Option<&Listed>) -> Target {
+    let mut notices = Vec::new();
+    let mut seqs = Vec::new();
+    let (id, log) = match listed {
+        Some(s) => (s.id.clone(), Some(s.log.clone())),
+        None => (String::new(), None),
+    };
+    let search = machines_search_dirs(opts.project.as_deref(), &opts.state);
+    if let Some(name) = &opts.sequence {
+        // Named on the command line: every record goes through it, whatever the hook stepped.
+        match dialects::resolve(name, &search) {
+            Ok(l) => seqs.push(Seq::new(Machine::new(l.chart), false)),
+            Err(e) => notices.push(format!("cannot load sequence `{name}`: {e}")),
+        }
+    } else {
+        // What the hook steps for this session, else what the project is configured with.
+        let names: Vec<String> = match listed {
+            Some(s) if !s.sequences.is_empty() => s.sequences.clone(),
+            _ => configured(opts),
+        };
+        let cfg = feed_config(opts, &id, log.clone(), &[], 0);
+        for n in names {
+            match load_sequence(&cfg, &n) {
+                Ok(s) => seqs.push(s),
+                Err(e) => notices.push(e),
+            }
+        }
+    }
+    let source = match &log {
+        Some(p) => p.display().to_string(),
+        None => "waiting for a session".to_string(),
+    };
+    Target {
+        info: SessionInfo { id, source },
+        log,
+        seqs,
+        notices,
+    }
+}
+
+/// Where named sequences are looked up before the built-ins (as the hook does).
+fn machines_search_dirs(project: Option<&Path>, state: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = project
+        .map(|p| p.join(".seed").join("sequences"))
+        .into_iter()
+        .collect();
+    dirs.push(state.join("sequences"));
+    dirs
+}
+
+/// Sequences the project's configuration names (what the hook would step).
+fn configured(opts: &Options) -> Vec<String> {
+    let dirs: Vec<PathBuf> = opts.project.iter().cloned().collect();
+    config::load(&dirs, &env, &Flags::default())
+        .map(|c| c.sequences)
+        .unwrap_or_default()
+}
+
+pub fn feed_config(
+    opts: &Options,
+    session: &str,
+    log: Option<PathBuf>,
+    seqs: &[Seq],
+    generation: u64,
+) -> FeedConfig {
+    let mut readers = Vec::new();
+    for s in seqs {
+        for r in &s.machine.chart.readers {
+            if !readers
+                .iter()
+                .any(|x: &crate::engine::ir::ReaderDecl| x.name == r.name)
+            {
+                readers.push(r.clone());
+            }
+        }
+    }
+    FeedConfig {
+        generation,
+        state: opts.state.clone(),
+        session: session.to_string(),
+        poll: if log.is_some() {
+            opts.poll
+        } else {
+            opts.poll.min(Duration::from_secs(1))
+        },
+        log,
+        use_cache: seqs.iter().all(|s| s.follows_log),
+        known: seqs
+            .iter()
+            .map(|s| (s.name.clone(), s.machine.fingerprint.clone()))
+            .collect(),
+        search_dirs: machines_search_dirs(opts.project.as_deref(), &opts.state),
+        readers,
+        vars: ReaderVars::new(&env, opts.project.as_deref(), Some(&opts.state)),
+        project: opts.project.as_ref().map(|p| p.display().to_string()),
+        follow_latest: opts.session.is_none(),
+    }
+}
+
+/// Sessions for the picker: each session, then its subagents under it.
+pub fn session_entries(state: &Path) -> Vec<SessionEntry> {
+    let Ok(list) = sessions::list(state) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for s in list {
+        let modified = s
+            .modified
+            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+            .map(|d| d.as_millis() as i64);
+        for a in &s.agents {
+            out.push(SessionEntry {
+                id: a.clone(),
+                parent: Some(s.id.clone()),
+                label: "subagent".into(),
+                modified,
+                agent: true,
+            });
+        }
+        out.push(SessionEntry {
+            id: s.id.clone(),
+            parent: s.parent.clone(),
+            label: format!(
+                "{} · {} records",
+                s.cwd.clone().unwrap_or_default(),
+                s.records
+            ),
+            modified,
+            agent: false,
+        });
+    }
+    out
+}

@@ -1,0 +1,242 @@
+//! The statechart as an outline tree (the main view): breadcrumbs on top, one line per state with
+//! a marker (● active, ✓ done, ○ not reached, ✗ failed, ◆ choice, ‖ parallel, ↺ in a loop), the
+//! current step highlighted and kept in view. `g` swaps in the focused graph ([`super::graph`]).
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget};
+
+use crate::engine::ir::{Outcome, StateKind};
+use crate::engine::{Machine, Snapshot, StateId};
+
+use super::common::{Chrome, Glyphs, frame, glyphs, line, plain_if_ascii};
+use super::model::{Focus, Model};
+use super::sanitize;
+use super::theme::{Role, Theme};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    Active,
+    Done,
+    NotReached,
+    Failed,
+}
+
+/// One line of the outline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TreeLine {
+    pub id: StateId,
+    pub guides: String,
+    pub mark: Mark,
+    pub label: String,
+    /// The step the agent is on (an active atomic state outside monitor regions).
+    pub current: bool,
+    pub choice: bool,
+    pub parallel: bool,
+    pub in_loop: bool,
+    pub hint: String,
+}
+
+pub fn mark(machine: &Machine, snap: &Snapshot, id: StateId) -> Mark {
+    let st = machine.chart.state(id);
+    let failed_end = matches!(
+        st.kind,
+        StateKind::Final {
+            outcome: Outcome::Error,
+            ..
+        }
+    );
+    if snap.failed == Some(id) || (failed_end && snap.is_active(id)) {
+        Mark::Failed
+    } else if snap.is_active(id) {
+        Mark::Active
+    } else if snap.visited.contains(&id) {
+        Mark::Done
+    } else {
+        Mark::NotReached
+    }
+}
+
+pub fn is_current(machine: &Machine, snap: &Snapshot, id: StateId) -> bool {
+    snap.is_active(id) && machine.chart.state(id).is_atomic_like() && !machine.is_monitor(id)
+}
+
+/// The outline of the whole chart, in document order.
+pub fn outline(
+    machine: &Machine,
+    snap: &Snapshot,
+    next: Option<&str>,
+    g: &Glyphs,
+) -> Vec<TreeLine> {
+    let mut out = Vec::new();
+    let root = machine.chart.root();
+    let n = root.children.len();
+    for (i, &c) in root.children.iter().enumerate() {
+        walk(
+            machine,
+            snap,
+            c,
+            String::new(),
+            i + 1 == n,
+            next,
+            g,
+            &mut out,
+        );
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    m: &Machine,
+    snap: &Snapshot,
+    id: StateId,
+    indent: String,
+    last: bool,
+    next: Option<&str>,
+    g: &Glyphs,
+    out: &mut Vec<TreeLine>,
+) {
+    let st = m.chart.state(id);
+    let current = is_current(m, snap, id);
+    let activity = st
+        .activity
+        .as_ref()
+        .map(|a| a.to_string())
+        .unwrap_or_default();
+    let hint = match (current, next) {
+        (true, Some(n)) => format!("next: {n}"),
+        _ if !activity.is_empty() && activity != st.label && activity != st.name => activity,
+        _ => String::new(),
+    };
+    out.push(TreeLine {
+        id,
+        guides: format!("{indent}{}", if last { g.last } else { g.branch }),
+        mark: mark(m, snap, id),
+        label: sanitize::clean(&st.label, 60),
+        current,
+        choice: matches!(st.kind, StateKind::Choice),
+        parallel: matches!(st.kind, StateKind::Parallel),
+        in_loop: snap.is_active(id)
+            && m.intervals
+                .in_loop
+                .get(id.index())
+                .copied()
+                .unwrap_or(false),
+        hint: sanitize::clean(&hint, 60),
+    });
+    let child_indent = format!("{indent}{}", if last { g.blank } else { g.pipe });
+    let n = st.children.len();
+    for (i, &c) in st.children.iter().enumerate() {
+        walk(m, snap, c, child_indent.clone(), i + 1 == n, next, g, out);
+    }
+}
+
+/// Content rows the full outline takes (breadcrumb included).
+pub fn wanted_rows(m: &Model) -> u16 {
+    m.seq().map_or(1, |s| s.machine.chart.states.len() as u16)
+}
+
+pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Chrome) {
+    let focused = m.focus == Focus::Statechart;
+    let block = frame(
+        line("statechart", theme.style(Role::Title)),
+        focused,
+        theme,
+        chrome,
+    );
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let (Some(seq), Some(snap), Some(st)) = (m.seq(), m.snapshot(), m.status()) else {
+        Paragraph::new(line("no sequence", theme.style(Role::Muted))).render(inner, buf);
+        return;
+    };
+    let g = glyphs(theme);
+    let next = st.next.as_ref().map(|n| n.call.as_str());
+    let tree = outline(&seq.machine, snap, next, &g);
+    // The header already names the sequence; the path below it is what matters.
+    let name = &seq.machine.chart.name;
+    let crumb = st
+        .breadcrumb
+        .strip_prefix(name.as_str())
+        .map_or(st.breadcrumb.as_str(), |r| r.trim_start_matches([' ', '▸']));
+    let crumb = plain_if_ascii(theme, crumb);
+    let mut lines = vec![line(crumb, theme.style(Role::Accent))];
+    let h = inner.height.saturating_sub(1) as usize;
+    let cur = tree.iter().position(|l| l.current).unwrap_or(0);
+    let auto = if cur < h * 2 / 3 { 0 } else { cur - h / 3 };
+    let top = (auto + m.scroll.statechart).min(tree.len().saturating_sub(h));
+    let mut current_row = None;
+    for l in tree.iter().skip(top).take(h) {
+        if l.current {
+            current_row = Some(lines.len());
+        }
+        lines.push(tree_line(l, theme));
+    }
+    Paragraph::new(lines).render(inner, buf);
+    // The current step's whole row is highlighted, so it reads at a glance.
+    if let Some(r) = current_row {
+        let row = Rect::new(inner.x, inner.y + r as u16, inner.width, 1);
+        if row.y < inner.y + inner.height {
+            let start = tree
+                .get(top + r - 1)
+                .map_or(0, |l| l.guides.chars().count() as u16);
+            let hl = Rect::new(
+                row.x + start.min(row.width),
+                row.y,
+                row.width.saturating_sub(start),
+                1,
+            );
+            buf.set_style(hl, theme.style(Role::StatechartCurrent));
+        }
+    }
+}
+
+fn tree_line(l: &TreeLine, theme: &Theme) -> Line<'static> {
+    let mk = &theme.symbols.markers;
+    let (sym, role) = match l.mark {
+        Mark::Active if l.current => (mk.active.clone(), Role::StatechartCurrent),
+        Mark::Active => (mk.active.clone(), Role::Accent),
+        Mark::Done => (mk.done.clone(), Role::StatechartDone),
+        Mark::NotReached => (mk.not_reached.clone(), Role::StatechartNode),
+        Mark::Failed => (mk.failed.clone(), Role::StatechartFailed),
+    };
+    let label_role = match l.mark {
+        Mark::Active if l.current => Role::StatechartCurrent,
+        Mark::Active => Role::Accent,
+        Mark::Done => Role::StatechartDone,
+        Mark::Failed => Role::StatechartFailed,
+        Mark::NotReached => Role::StatechartNode,
+    };
+    let mut spans = vec![
+        Span::styled(l.guides.clone(), theme.style(Role::Muted)),
+        Span::styled(format!("{sym} "), theme.style(role)),
+    ];
+    if l.choice {
+        spans.push(Span::styled(
+            format!("{} ", mk.choice),
+            theme.style(Role::StatechartChoice),
+        ));
+    }
+    spans.push(Span::styled(l.label.clone(), theme.style(label_role)));
+    if l.parallel {
+        spans.push(Span::styled(
+            format!(" {}", mk.parallel),
+            theme.style(Role::StatechartParallel),
+        ));
+    }
+    if l.in_loop {
+        spans.push(Span::styled(
+            format!(" {}", mk.loop_),
+            theme.style(Role::ProgressLoop),
+        ));
+    }
+    if !l.hint.is_empty() {
+        spans.push(Span::styled(
+            format!("  {}", l.hint),
+            theme.style(Role::Muted),
+        ));
+    }
+    Line::from(spans)
+}

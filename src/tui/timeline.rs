@@ -1,0 +1,176 @@
+//! Timeline: one row per tool call (PreToolUse and PostToolUse grouped), coloured by outcome
+//! (allowed, denied, advised, failed), with its duration and subagent lane; prompts and
+//! lifecycle events are separators. Newest at the bottom, following the log unless scrolled.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget};
+
+use super::common::{Chrome, cut, duration, frame, glyphs, hms};
+use super::model::{Focus, Model};
+use super::rows::{Outcome, Row, RowKind, Rows};
+use super::theme::{Role, Theme};
+
+/// Row indices (into `rows`) shown, oldest first: the last `height` of the visible ones after
+/// the filter, `scroll` rows up from the newest.
+pub fn window(m: &Model, height: usize) -> Vec<usize> {
+    let vis = m.rows.visible(m.at());
+    if m.filter.active() {
+        let n = m.filter.matches.partition_point(|&i| (i as usize) < vis);
+        let end = n.saturating_sub(m.scroll.timeline.min(n.saturating_sub(height.min(n))));
+        let start = end.saturating_sub(height);
+        m.filter.matches[start..end]
+            .iter()
+            .map(|&i| i as usize)
+            .collect()
+    } else {
+        let end = vis.saturating_sub(m.scroll.timeline.min(vis.saturating_sub(height.min(vis))));
+        (end.saturating_sub(height)..end).collect()
+    }
+}
+
+fn outcome_style(o: Outcome, theme: &Theme) -> (String, Role) {
+    let mk = &theme.symbols.markers;
+    let g = glyphs(theme);
+    match o {
+        Outcome::Allowed => (mk.done.clone(), Role::TimelineAllowed),
+        Outcome::Denied => (mk.failed.clone(), Role::TimelineDenied),
+        Outcome::Advised => (g.advised.to_string(), Role::TimelineAdvised),
+        Outcome::Failed => (mk.failed.clone(), Role::TimelineFailed),
+        Outcome::Pending => (g.pending.to_string(), Role::Muted),
+        Outcome::Neutral => (" ".into(), Role::TimelineSeparator),
+    }
+}
+
+pub fn row_line(
+    rows: &Rows,
+    r: &Row,
+    k: usize,
+    width: usize,
+    m: &Model,
+    theme: &Theme,
+) -> Line<'static> {
+    let g = glyphs(theme);
+    let time = match rows.ts(r) {
+        Some(t) => hms(t, &m.tz),
+        None => "        ".to_string(),
+    };
+    let mut spans = vec![Span::styled(
+        format!("{time} "),
+        theme.style(Role::TimelineTime),
+    )];
+    let mut used = 9;
+    let lane = rows.lane(r);
+    if !lane.is_empty() {
+        let short = lane
+            .trim_start_matches("agent-")
+            .trim_start_matches("agent_");
+        let tag = format!("{}{} ", short.chars().take(6).collect::<String>(), g.lane);
+        used += tag.chars().count();
+        spans.push(Span::styled(tag, theme.style(Role::TimelineLane)));
+    }
+    let name = rows.name(r);
+    let detail = rows.detail(r);
+    match r.kind {
+        RowKind::Prompt | RowKind::Lifecycle => {
+            let text = if r.kind == RowKind::Prompt {
+                format!("{} {} {}", g.rule, g.arrow, detail)
+            } else {
+                format!("{} {} {}", g.rule, name, detail.trim())
+            };
+            let text = cut(text.trim_end(), width.saturating_sub(used + 1));
+            let fill = width.saturating_sub(used + text.chars().count() + 1);
+            spans.push(Span::styled(
+                format!("{text} {}", g.rule.repeat(fill)),
+                theme.style(Role::TimelineSeparator),
+            ));
+        }
+        RowKind::Lapse => {
+            let (sym, _) = outcome_style(Outcome::Failed, theme);
+            let text = cut(
+                &format!("{sym} {name}: {detail}"),
+                width.saturating_sub(used),
+            );
+            spans.push(Span::styled(text, theme.style(Role::HealthErr)));
+        }
+        RowKind::Call | RowKind::Stop => {
+            let o = r.outcome(k);
+            let (sym, role) = outcome_style(o, theme);
+            let dur = r.duration_ms(k).map(duration).unwrap_or_default();
+            let dur_w = if dur.is_empty() {
+                0
+            } else {
+                dur.chars().count() + 1
+            };
+            spans.push(Span::styled(format!("{sym} "), theme.style(role)));
+            used += sym.chars().count() + 1;
+            let name = cut(name, width.saturating_sub(used + dur_w).clamp(4, 40));
+            used += name.chars().count();
+            spans.push(Span::styled(name, theme.style(role)));
+            if r.lapse {
+                spans.push(Span::styled(" (lapse)", theme.style(Role::HealthErr)));
+                used += 8;
+            }
+            let room = width.saturating_sub(used + dur_w + 1);
+            let detail = if room >= 4 {
+                cut(detail, room)
+            } else {
+                String::new()
+            };
+            if !detail.is_empty() {
+                used += detail.chars().count() + 1;
+                spans.push(Span::styled(format!(" {detail}"), theme.style(Role::Muted)));
+            }
+            if !dur.is_empty() {
+                let pad = width.saturating_sub(used + dur.chars().count());
+                spans.push(Span::raw(" ".repeat(pad)));
+                spans.push(Span::styled(dur, theme.style(Role::TimelineTime)));
+            }
+        }
+    }
+    Line::from(spans)
+}
+
+pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Chrome) {
+    let focused = m.focus == Focus::Timeline;
+    let g = glyphs(theme);
+    let mut title = vec![Span::styled("timeline", theme.style(Role::Title))];
+    if m.filter.active() || m.filter.editing {
+        let caret = if m.filter.editing { g.cursor } else { "" };
+        title.push(Span::styled(
+            format!(" /{}{caret} ", cut(&m.filter.text, 30)),
+            theme.style(Role::Accent),
+        ));
+        title.push(Span::styled(
+            format!("{} match", m.filter.matches.len()),
+            theme.style(Role::Muted),
+        ));
+    }
+    if m.scroll.timeline > 0 {
+        title.push(Span::styled(
+            format!(" {}{}", g.high, m.scroll.timeline),
+            theme.style(Role::Muted),
+        ));
+    }
+    let block = frame(Line::from(title), focused, theme, chrome);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let k = m.at();
+    let rows = window(m, inner.height as usize);
+    if rows.is_empty() {
+        let text = if m.filter.active() {
+            "no row matches the filter"
+        } else {
+            "waiting for hook events"
+        };
+        Paragraph::new(Line::from(Span::styled(text, theme.style(Role::Muted)))).render(inner, buf);
+        return;
+    }
+    let lines: Vec<Line> = rows
+        .iter()
+        .filter_map(|&i| m.rows.get(i))
+        .map(|r| row_line(&m.rows, r, k, inner.width as usize, m, theme))
+        .collect();
+    Paragraph::new(lines).render(inner, buf);
+}

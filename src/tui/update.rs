@@ -1,0 +1,326 @@
+//! `update(&mut Model, Msg) -> Vec<Effect>`: the only place the model changes. The shell turns
+//! terminal input, tail batches and timers into messages, and performs the effects returned.
+
+use std::time::Duration;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use crate::engine::Facts;
+
+use super::fold::{Deep, Seq};
+use super::keys::{self, Action};
+use super::model::{ChartView, Entry, Focus, Model, Overlay, SessionEntry};
+
+#[derive(Debug)]
+pub enum Msg {
+    Key(KeyEvent),
+    Resize(u16, u16),
+    /// A batch of new log records, in order.
+    Records(Vec<Entry>),
+    /// The start of the log that a saved snapshot covers, folded by the feed for the timeline,
+    /// health and deep state (not the engines).
+    Backlog(Box<super::fold::Backlog>),
+    /// A backlog is being read (the header says so until `Cache`).
+    Loading,
+    /// The engines' state after the backlog: (sequence name, snapshot) from the hook's cache.
+    Cache(Vec<(String, crate::engine::Snapshot)>),
+    /// Checkpoints folded off the UI thread, for replay.
+    Checkpoints(Vec<super::fold::Fold>),
+    /// Lines of the log that are not records.
+    Malformed(u64),
+    /// The log was truncated or replaced; the records that follow start over.
+    LogReset(String),
+    /// A sequence to follow (sent before the first record that names it).
+    Sequence(Seq),
+    /// Deep-state values read from their files, at `now` (unix ms).
+    Facts {
+        facts: Facts,
+        now: i64,
+    },
+    Sessions(Vec<SessionEntry>),
+    Themes(Vec<String>),
+    /// The time (unix ms).
+    Tick(i64),
+    /// A session of this project more recent than the one followed.
+    NewerSession(String),
+    Notice(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    Quit,
+    /// Follow another session; for a subagent, filter the timeline to its lane.
+    SwitchSession {
+        id: String,
+        agent: Option<String>,
+    },
+    /// Load and use this theme (the model already names it).
+    SetTheme(String),
+    /// Render the current frame to a file.
+    WriteScreenshot,
+    /// Send `Msg::Tick` at this interval, or stop (`None`).
+    SetTick(Option<Duration>),
+    /// Refresh the session list.
+    ListSessions,
+}
+
+pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::Key(k) => return key(m, k),
+        Msg::Resize(w, h) => m.size = (w, h),
+        Msg::Records(batch) => m.apply_records(batch),
+        Msg::Backlog(b) => m.apply_backlog(*b),
+        Msg::Loading => m.loading = true,
+        Msg::Cache(snaps) => m.apply_cache(snaps),
+        Msg::Checkpoints(found) => m.checkpoints.merge(found),
+        Msg::Malformed(n) => m.malformed += n,
+        Msg::LogReset(why) => {
+            m.reset_log();
+            m.notice = Some(why);
+        }
+        Msg::Sequence(seq) => m.add_sequence(seq),
+        Msg::Facts { facts, now } => {
+            for (k, v) in facts {
+                if m.live_facts.get(&k).is_none_or(|d| d.value != v) {
+                    let changed_at = m.fold.applied;
+                    m.live_facts.insert(
+                        k,
+                        Deep {
+                            value: v,
+                            changed_ts: Some(now),
+                            changed_at,
+                        },
+                    );
+                }
+            }
+        }
+        Msg::Sessions(list) => {
+            m.sessions = list;
+            if let Overlay::Sessions { selected } = &mut m.overlay {
+                *selected = (*selected).min(m.sessions.len().saturating_sub(1));
+            }
+        }
+        Msg::Themes(names) => {
+            if !names.is_empty() {
+                m.themes = names;
+            }
+        }
+        Msg::Tick(now) => m.now = Some(now),
+        Msg::NewerSession(id) => {
+            if m.follow_latest && id != m.session.id {
+                return vec![Effect::SwitchSession { id, agent: None }];
+            }
+        }
+        Msg::Notice(text) => m.notice = Some(text),
+    }
+    Vec::new()
+}
+
+fn key(m: &mut Model, k: KeyEvent) -> Vec<Effect> {
+    if k.kind == KeyEventKind::Release {
+        return Vec::new();
+    }
+    if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
+        m.quit = true;
+        return vec![Effect::Quit];
+    }
+    if m.filter.editing {
+        filter_key(m, k);
+        return Vec::new();
+    }
+    let action = keys::lookup(k.code, k.modifiers);
+    match m.overlay.clone() {
+        Overlay::Help => {
+            // Any key closes help; `q` still quits.
+            m.overlay = Overlay::None;
+            if action == Some(Action::Quit) {
+                m.quit = true;
+                return vec![Effect::Quit];
+            }
+            return Vec::new();
+        }
+        Overlay::Sessions { selected } => return sessions_key(m, k, action, selected),
+        Overlay::None => {}
+    }
+    let Some(action) = action else {
+        return Vec::new();
+    };
+    let page = (m.size.1 / 2).max(1) as usize;
+    match action {
+        Action::Quit => {
+            m.quit = true;
+            return vec![Effect::Quit];
+        }
+        Action::Help => m.overlay = Overlay::Help,
+        Action::FocusNext => m.focus = m.focus.next(),
+        Action::FocusPrev => m.focus = m.focus.prev(),
+        Action::Filter => {
+            m.filter.editing = true;
+            m.focus = Focus::Timeline;
+        }
+        Action::CycleTheme => {
+            if let Some(name) = next_theme(&m.theme, &m.themes) {
+                m.theme = name.clone();
+                return vec![Effect::SetTheme(name)];
+            }
+        }
+        Action::Sessions => {
+            let selected = session_order(&m.sessions)
+                .iter()
+                .position(|(_, i)| m.sessions[*i].id == m.session.id && !m.sessions[*i].agent)
+                .unwrap_or(0);
+            m.overlay = Overlay::Sessions { selected };
+            return vec![Effect::ListSessions];
+        }
+        Action::ToggleGraph => {
+            m.chart_view = match m.chart_view {
+                ChartView::Outline => ChartView::Graph,
+                ChartView::Graph => ChartView::Outline,
+            };
+            m.focus = Focus::Statechart;
+        }
+        Action::NextSequence => {
+            if !m.seqs.is_empty() {
+                m.selected = (m.selected + 1) % m.seqs.len();
+                m.recompute();
+            }
+        }
+        Action::Up => scroll(m, -1),
+        Action::Down => scroll(m, 1),
+        Action::PageUp => scroll(m, -(page as i64)),
+        Action::PageDown => scroll(m, page as i64),
+        Action::Top => scroll(m, i64::MIN / 2),
+        Action::Bottom => scroll(m, i64::MAX / 2),
+        Action::Screenshot => return vec![Effect::WriteScreenshot],
+        Action::Close => {
+            m.notice = None;
+            if m.filter.active() {
+                m.filter.text.clear();
+                m.filter.reset(&m.rows);
+            }
+        }
+    }
+    Vec::new()
+}
+
+/// Scroll the focused region: negative is up (older, for the timeline).
+fn scroll(m: &mut Model, by: i64) {
+    let s = &mut m.scroll;
+    let slot = match m.focus {
+        Focus::Statechart => &mut s.statechart,
+        Focus::Tools => &mut s.tools,
+        Focus::Recovery => &mut s.recovery,
+        Focus::Deep => &mut s.deep,
+        Focus::Timeline => {
+            // Rows up from the newest; the view clamps the top.
+            let limit = if m.filter.active() {
+                m.filter.matches.len()
+            } else {
+                m.rows.len()
+            };
+            let v = s.timeline as i64 - by;
+            s.timeline = v.clamp(0, limit as i64) as usize;
+            return;
+        }
+    };
+    *slot = (*slot as i64 + by).clamp(0, u16::MAX as i64) as usize;
+}
+
+fn filter_key(m: &mut Model, k: KeyEvent) {
+    match k.code {
+        KeyCode::Enter => m.filter.editing = false,
+        KeyCode::Esc => {
+            m.filter.editing = false;
+            m.filter.text.clear();
+            m.filter.reset(&m.rows);
+        }
+        KeyCode::Backspace => {
+            m.filter.text.pop();
+            m.filter.reset(&m.rows);
+        }
+        KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) && !c.is_control() => {
+            m.filter.text.push(c);
+            m.filter.reset(&m.rows);
+        }
+        _ => return,
+    }
+    m.scroll.timeline = 0;
+}
+
+fn sessions_key(
+    m: &mut Model,
+    k: KeyEvent,
+    action: Option<Action>,
+    selected: usize,
+) -> Vec<Effect> {
+    let order = session_order(&m.sessions);
+    let n = order.len();
+    match (k.code, action) {
+        (KeyCode::Enter, _) => {
+            m.overlay = Overlay::None;
+            let Some(entry) = order.get(selected).and_then(|(_, i)| m.sessions.get(*i)) else {
+                return Vec::new();
+            };
+            let (id, agent) = match (&entry.parent, entry.agent) {
+                (Some(p), true) => (p.clone(), Some(entry.id.clone())),
+                _ => (entry.id.clone(), None),
+            };
+            if id != m.session.id {
+                return vec![Effect::SwitchSession { id, agent }];
+            }
+            // A subagent of the session already followed: show its lane.
+            if let Some(a) = agent {
+                m.filter.text = a;
+                m.filter.reset(&m.rows);
+                m.scroll.timeline = 0;
+            }
+        }
+        (_, Some(Action::Quit)) => {
+            m.quit = true;
+            return vec![Effect::Quit];
+        }
+        (_, Some(Action::Close | Action::Sessions)) => m.overlay = Overlay::None,
+        (_, Some(Action::Up)) => {
+            m.overlay = Overlay::Sessions {
+                selected: selected.saturating_sub(1),
+            }
+        }
+        (_, Some(Action::Down)) => {
+            m.overlay = Overlay::Sessions {
+                selected: (selected + 1).min(n.saturating_sub(1)),
+            }
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// Sessions as a tree: each top-level session (most recent first) followed by its subagents.
+/// Returns (depth, index into `list`).
+pub fn session_order(list: &[SessionEntry]) -> Vec<(usize, usize)> {
+    let is_top = |s: &SessionEntry| {
+        s.parent
+            .as_ref()
+            .is_none_or(|p| !list.iter().any(|o| &o.id == p))
+    };
+    let mut top: Vec<usize> = (0..list.len()).filter(|&i| is_top(&list[i])).collect();
+    top.sort_by_key(|&i| std::cmp::Reverse(list[i].modified));
+    let mut out = Vec::new();
+    for t in top {
+        out.push((0, t));
+        let mut kids: Vec<usize> = (0..list.len())
+            .filter(|&i| list[i].parent.as_deref() == Some(list[t].id.as_str()))
+            .collect();
+        kids.sort_by_key(|&i| list[i].modified);
+        out.extend(kids.into_iter().map(|k| (1, k)));
+    }
+    out
+}
+
+fn next_theme(current: &str, names: &[String]) -> Option<String> {
+    if names.len() < 2 {
+        return None;
+    }
+    let i = names.iter().position(|n| n == current).map_or(0, |i| i + 1);
+    names.get(i % names.len()).cloned()
+}
