@@ -69,19 +69,26 @@ proptest! {
                 let ev = &vocab[*pick as usize % vocab.len()];
                 let facts = facts_for(*f);
                 let before = m.progress(&snap).overall;
+                let pre = snap.clone();
                 let report = m.step(&mut snap, Phase::Advance, ev, &facts);
+                // Not forward: where the configuration before and the target part ways, the
+                // target's interval starts before the active one ends (a retry, a re-entry, a
+                // `/command` that jumps sideways or back).
                 let backward = report.microsteps.iter().flat_map(|ms| ms.transitions.iter()).any(|&ti| {
                     let t = &m.chart.transitions[ti];
-                    t.targets.iter().any(|&target| {
-                        let Some(d) = m.domain(ti) else { return false };
-                        let child = |s| {
-                            let mut cur = s;
-                            while m.chart.state(cur).parent != Some(d) {
-                                match m.chart.state(cur).parent { Some(p) => cur = p, None => return cur }
-                            }
-                            cur
+                    let Some(mut d) = m.domain(ti) else { return false };
+                    t.targets.iter().any(|&target| loop {
+                        let st = m.chart.state(d);
+                        let Some(ex) = st.children.iter().copied().find(|c| pre.is_active(*c)) else { return false };
+                        let Some(en) = st.children.iter().copied().find(|c| m.chart.is_descendant_or_self(target, *c)) else {
+                            return false;
                         };
-                        m.interval(child(target)).0 < m.interval(child(t.source)).0
+                        if ex != en {
+                            // Forward means along the graph: the target starts where the
+                            // active step ends or later.
+                            return m.interval(en).0 + 1e-9 < m.interval(ex).1;
+                        }
+                        d = ex;
                     })
                 });
                 let after = m.progress(&snap).overall;

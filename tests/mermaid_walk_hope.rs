@@ -14,16 +14,16 @@ fn hope_build_session_from_need_to_done() {
     w.advance(&Event::lifecycle("SessionStart"))
         .expect("user_need", 0.0, Some("hope:intent"));
     w.advance(&Event::prompt("add a caching layer to the API"))
-        .expect("intent.acknowledge", 4.2, Some("AskUserQuestion"));
+        .expect("intent.acknowledge", 16.7, Some("AskUserQuestion"));
     w.call(&skill("hope:intent"), VerdictKind::Advance).expect(
         "intent.acknowledge",
-        4.2,
+        16.7,
         Some("AskUserQuestion"),
     );
     w.call(&tool("AskUserQuestion", json!({})), VerdictKind::Advance)
-        .expect("intent.clarify", 11.1, Some("hope:shape"));
+        .expect("intent.clarify", 19.4, Some("hope:shape"));
     w.call(&tool("AskUserQuestion", json!({})), VerdictKind::Neutral)
-        .expect("intent.clarify", 11.1, Some("hope:shape"));
+        .expect("intent.clarify", 19.4, Some("hope:shape"));
     w.call(&skill("hope:shape"), VerdictKind::Advance).expect(
         "shape.extract",
         25.0,

@@ -271,7 +271,10 @@ fn help_lists_every_key() {
     let m = with_keys("?");
     let t = text(&draw(&m, &theme("default"), 80, 24));
     insta::assert_snapshot!(t);
-    for b in seed::tui::keys::KEYMAP.iter().filter(|b| !b.label.is_empty()) {
+    for b in seed::tui::keys::KEYMAP
+        .iter()
+        .filter(|b| !b.label.is_empty())
+    {
         assert!(t.contains(b.label), "help shows {}", b.label);
     }
 }

@@ -141,7 +141,11 @@ pub fn compute(area: Rect, m: &Model) -> Regions {
     } else if area.width < WIDE {
         // The summary line gets its own row when the statechart and timeline keep theirs.
         let full = prog + f;
-        let prog_rows = if body.height >= full + 18 { full } else { full - 1 };
+        let prog_rows = if body.height >= full + 18 {
+            full
+        } else {
+            full - 1
+        };
         let timeline_rows = (body.height / 3).max(6);
         let [top, band, bottom] = Layout::vertical([
             Constraint::Length(prog_rows),

@@ -50,6 +50,14 @@ impl Walk {
     }
     pub fn expect(&mut self, node: &str, percent: f64, next: Option<&str>) -> &mut Walk {
         let st = self.m.status(&self.snap);
+        if std::env::var_os("SEED_PRINT_WALK").is_some() {
+            eprintln!(
+                "WALK {node} {:.1} {:?}",
+                st.progress.overall,
+                st.next.as_ref().map(|n| n.tool.clone())
+            );
+            return self;
+        }
         assert_eq!(st.current, vec![node.to_string()]);
         assert!(
             (st.progress.overall - percent).abs() < 0.1,
