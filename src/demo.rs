@@ -172,3 +172,68 @@ pub fn to_log(records: &[Record]) -> String {
     }
     s
 }
+
+/// A documentation image rendered from the demo session (`assets/`, shown in the README).
+pub struct DocImage {
+    pub file: &'static str,
+    /// Records shown (the frame after event `at`).
+    pub at: usize,
+    pub width: u16,
+    pub height: u16,
+    pub theme: &'static str,
+    pub format: crate::export::Format,
+}
+
+pub const DOC_IMAGES: &[DocImage] = &[
+    DocImage {
+        file: "assets/demo-wide.png",
+        at: 20,
+        width: 120,
+        height: 40,
+        theme: "default",
+        format: crate::export::Format::Png,
+    },
+    DocImage {
+        file: "assets/demo-side-pane.png",
+        at: 27,
+        width: 40,
+        height: 44,
+        theme: "default",
+        format: crate::export::Format::Png,
+    },
+    DocImage {
+        file: "assets/demo-light.svg",
+        at: 41,
+        width: 110,
+        height: 36,
+        theme: "light",
+        format: crate::export::Format::Svg,
+    },
+];
+
+/// Render one documentation image exactly as `seed screenshot demo --at N …` would.
+pub fn render_doc_image(img: &DocImage) -> Result<Vec<u8>, String> {
+    let records = bundled();
+    let loaded = crate::replay::source::Loaded {
+        kind: crate::replay::source::SourceKind::SessionLog,
+        path: "demo".into(),
+        session: SESSION_ID.into(),
+        tool_calls: records.iter().filter(|r| r.hook == "PreToolUse").count(),
+        records,
+        skipped: 0,
+        subagent_files: Vec::new(),
+    };
+    let chart = crate::dialects::builtin(SEQUENCE)
+        .ok_or("no built-in demo sequence")?
+        .map_err(|e| e.to_string())?;
+    let theme = crate::tui::Theme::load(img.theme, None).map_err(|e| e.to_string())?;
+    let model = crate::replay::frame::model_at(
+        &loaded,
+        Some(crate::engine::Machine::new(chart.chart)),
+        false,
+        &theme.name,
+        img.at,
+    );
+    let buf = crate::replay::frame::draw(&model, &theme, img.width, img.height);
+    crate::export::render(&buf, &theme, img.format).map_err(|e| e.to_string())
+}

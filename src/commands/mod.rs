@@ -39,7 +39,3 @@ pub fn sequence_search_dirs() -> Vec<PathBuf> {
     }
     dirs
 }
-
-pub(crate) fn not_built(what: &str) -> CmdResult {
-    Err(format!("`seed {what}` is not available in this build yet").into())
-}

@@ -74,7 +74,8 @@ pub fn glyphs(theme: &Theme) -> Glyphs {
     }
 }
 
-/// Engine text uses `▸` and `∥`; an ASCII theme gets `>` and `||`.
+/// Engine text uses `▸` and `∥`; an ASCII theme gets `>` and `||`, others the theme's parallel
+/// marker (the bundled screenshot font has no `∥`).
 pub fn plain_if_ascii(theme: &Theme, s: &str) -> String {
     if theme.symbols.bar_full.is_ascii() {
         s.replace('▸', ">")
@@ -85,7 +86,7 @@ pub fn plain_if_ascii(theme: &Theme, s: &str) -> String {
             .replace('…', "...")
             .replace('·', "|")
     } else {
-        s.to_string()
+        s.replace('∥', &theme.symbols.markers.parallel)
     }
 }
 
