@@ -18,80 +18,15 @@ use std::time::{Duration, Instant};
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use serde_json::json;
 
 use seed::engine::Snapshot;
 use seed::store::paths;
-use seed::store::record::Record;
 use seed::store::snapshot::{self, SavedSnapshot};
 use seed::tui::feed::{self, FeedConfig};
 use seed::tui::{Model, Seq, SessionInfo, Theme, update};
 use tokio::sync::mpsc::UnboundedReceiver as Receiver;
 
 const SESSION: &str = "bench-session";
-
-/// The demo's opening, then a loop block (navigate calls, reads, a denied call now and then,
-/// prompts) to repeat with fresh ids and times.
-fn pieces() -> (Vec<Record>, Vec<Record>) {
-    let mut s = common::demo_session();
-    s.session = SESSION.into();
-    let start = s.records.len();
-    for i in 0..40 {
-        match i % 10 {
-            3 => s.call(
-                "Read",
-                json!({"file_path": format!("/repo/src/m{i}.rs")}),
-                30,
-                Some(true),
-            ),
-            6 => s.call(
-                "mcp__heaven-subagent__spawn",
-                json!({"task": "x"}),
-                0,
-                Some(true),
-            ),
-            9 => s.prompt("keep going"),
-            _ => s.call(
-                "mcp__waypoint__navigate_to_next_waypoint",
-                json!({"step": i}),
-                200,
-                Some(true),
-            ),
-        };
-    }
-    for r in &mut s.records {
-        r.session = SESSION.into();
-    }
-    (s.records[..start].to_vec(), s.records[start..].to_vec())
-}
-
-/// Calls `f` with each of `n` records of a long session, in order.
-fn for_each_record(n: usize, mut f: impl FnMut(&Record)) {
-    let (head, block) = pieces();
-    let mut count = 0;
-    for r in head.iter().take(n) {
-        f(r);
-        count += 1;
-    }
-    let mut ms = 1_768_500_000_000i64;
-    let mut k = 0u64;
-    while count < n {
-        for r in &block {
-            if count >= n {
-                return;
-            }
-            let mut r = r.clone();
-            ms += 350;
-            r.ts = common::rfc3339(ms);
-            if let Some(id) = &r.tool_use_id {
-                r.tool_use_id = Some(format!("{id}-{k}"));
-            }
-            f(&r);
-            count += 1;
-        }
-        k += 1;
-    }
-}
 
 /// A session of `n` records as the hook leaves it: the log, the compiled chart, and the
 /// snapshot (the log's fold) covering it.
@@ -101,7 +36,7 @@ fn make_session(state: &Path, n: usize) -> PathBuf {
     let machine = common::machine(common::SEQUENCE);
     let mut snap: Option<Snapshot> = None;
     let mut w = std::io::BufWriter::new(std::fs::File::create(&log).expect("log"));
-    for_each_record(n, |r| {
+    common::for_each_record(n, SESSION, |r| {
         serde_json::to_writer(&mut w, r).expect("record");
         w.write_all(b"\n").expect("write");
         if let Some((phase, ev, facts)) = r.step() {
@@ -246,7 +181,7 @@ fn append_latency(dir: &Path) {
     let log = make_session(&state, 1_000);
     let (mut m, _feed, mut rx) = load(&state, &log, 1_000);
     let mut extra = Vec::new();
-    for_each_record(1_300, |r| extra.push(r.clone()));
+    common::for_each_record(1_300, SESSION, |r| extra.push(r.clone()));
     let mut out = std::fs::OpenOptions::new()
         .append(true)
         .open(&log)

@@ -224,3 +224,66 @@ pub fn demo_session() -> Script {
         .call("Edit", json!({"file_path": "/repo/src/parser.rs"}), 0, None);
     s
 }
+
+/// The demo's opening, then a loop block (navigate calls, reads, a denied call now and then,
+/// prompts) to repeat with fresh ids and times.
+fn pieces(session: &str) -> (Vec<Record>, Vec<Record>) {
+    let mut s = demo_session();
+    s.session = session.into();
+    let start = s.records.len();
+    for i in 0..40 {
+        match i % 10 {
+            3 => s.call(
+                "Read",
+                json!({"file_path": format!("/repo/src/m{i}.rs")}),
+                30,
+                Some(true),
+            ),
+            6 => s.call(
+                "mcp__heaven-subagent__spawn",
+                json!({"task": "x"}),
+                0,
+                Some(true),
+            ),
+            9 => s.prompt("keep going"),
+            _ => s.call(
+                "mcp__waypoint__navigate_to_next_waypoint",
+                json!({"step": i}),
+                200,
+                Some(true),
+            ),
+        };
+    }
+    for r in &mut s.records {
+        r.session = session.into();
+    }
+    (s.records[..start].to_vec(), s.records[start..].to_vec())
+}
+
+/// Calls `f` with each of `n` records of a long session, in order.
+pub fn for_each_record(n: usize, session: &str, mut f: impl FnMut(&Record)) {
+    let (head, block) = pieces(session);
+    let mut count = 0;
+    for r in head.iter().take(n) {
+        f(r);
+        count += 1;
+    }
+    let mut ms = 1_768_500_000_000i64;
+    let mut k = 0u64;
+    while count < n {
+        for r in &block {
+            if count >= n {
+                return;
+            }
+            let mut r = r.clone();
+            ms += 350;
+            r.ts = rfc3339(ms);
+            if let Some(id) = &r.tool_use_id {
+                r.tool_use_id = Some(format!("{id}-{k}"));
+            }
+            f(&r);
+            count += 1;
+        }
+        k += 1;
+    }
+}
