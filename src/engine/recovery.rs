@@ -140,13 +140,24 @@ impl Machine {
     /// The first agent action on the shortest path to an ending.
     pub fn expected_next(&self, snap: &Snapshot) -> Option<NextStep> {
         let (dist, via) = self.distances(snap);
+        self.expected_next_with(snap, &dist, &via, &self.enabled_calls(snap))
+    }
+
+    /// `expected_next` with the path search and the enabled calls already computed (recovery
+    /// needs them several times; each search walks the whole graph).
+    fn expected_next_with(
+        &self,
+        snap: &Snapshot,
+        dist: &[Option<u32>],
+        via: &[Option<super::graph::Edge>],
+        enabled: &[NextStep],
+    ) -> Option<NextStep> {
         let goal = self
             .goals()
             .into_iter()
             .filter(|g| dist[g.index()].is_some() && !snap.is_active(*g))
             .min_by_key(|g| dist[g.index()].unwrap_or(u32::MAX))?;
-        let path = self.path_to(&via, goal, snap);
-        let enabled = self.enabled_calls(snap);
+        let path = self.path_to(via, goal, snap);
         path.iter().find(|e| e.cost > 0).and_then(|e| {
             // Prefer the enabled form of the same transition (its guard holds now).
             enabled
@@ -159,11 +170,13 @@ impl Machine {
 
     pub fn recovery(&self, snap: &Snapshot, denied: Option<&Event>) -> Recovery {
         let mut rec = Recovery::default();
+        let (dist, via) = self.distances(snap);
+        let enabled = self.enabled_calls(snap);
         let mut next = Vec::new();
-        if let Some(primary) = self.expected_next(snap) {
+        if let Some(primary) = self.expected_next_with(snap, &dist, &via, &enabled) {
             next.push(primary);
         }
-        for s in self.enabled_calls(snap) {
+        for s in enabled {
             if !next.iter().any(|n: &NextStep| n.call == s.call) {
                 next.push(s);
             }
@@ -171,9 +184,9 @@ impl Machine {
         rec.next = next;
 
         if let Some(ev) = denied {
-            rec.path_to_denied = self.path_to_call(snap, ev);
+            rec.path_to_denied = self.path_to_call(snap, ev, &dist, &via);
         }
-        rec.ending = self.nearest_ending_hint(snap);
+        rec.ending = self.nearest_ending_hint(&dist);
 
         // Suggestions, most important first: the states' own recovery texts.
         rec.suggestions.extend(self.policy_hints(snap, denied));
@@ -280,8 +293,13 @@ impl Machine {
     }
 
     /// Shortest legal path to a state from which `ev` fires a transition.
-    fn path_to_call(&self, snap: &Snapshot, ev: &Event) -> Option<Vec<NextStep>> {
-        let (dist, via) = self.distances(snap);
+    fn path_to_call(
+        &self,
+        snap: &Snapshot,
+        ev: &Event,
+        dist: &[Option<u32>],
+        via: &[Option<super::graph::Edge>],
+    ) -> Option<Vec<NextStep>> {
         let mut best: Option<(u32, StateId, usize)> = None;
         for s in &self.chart.states {
             let Some(d) = dist[s.id.index()] else {
@@ -302,7 +320,7 @@ impl Machine {
         }
         let (_, state, ti) = best?;
         let mut steps: Vec<NextStep> = self
-            .path_to(&via, state, snap)
+            .path_to(via, state, snap)
             .iter()
             .filter(|e| e.cost > 0)
             .filter_map(|e| self.describe_transition(e.transition))
@@ -311,8 +329,7 @@ impl Machine {
         Some(steps)
     }
 
-    fn nearest_ending_hint(&self, snap: &Snapshot) -> Option<String> {
-        let (dist, _) = self.distances(snap);
+    fn nearest_ending_hint(&self, dist: &[Option<u32>]) -> Option<String> {
         self.chart
             .states
             .iter()
