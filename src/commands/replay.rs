@@ -2,10 +2,8 @@
 
 use std::process::ExitCode;
 
-use super::{CmdResult, sequence_search_dirs, state_dir};
+use super::{CmdResult, state_dir};
 use crate::cli;
-use crate::dialects;
-use crate::engine::Machine;
 use crate::replay::{source, summary};
 
 pub fn run(args: cli::ReplayArgs) -> CmdResult {
@@ -14,18 +12,7 @@ pub fn run(args: cli::ReplayArgs) -> CmdResult {
     }
     let loaded = source::resolve(&args.source, state_dir().as_deref())?;
     let what_if = args.sequence.is_some();
-    let name = args.sequence.clone().or_else(|| {
-        loaded
-            .records
-            .iter()
-            .find_map(|r| r.sequences.first().cloned())
-    });
-    let machine = match name {
-        Some(n) => Some(Machine::new(
-            dialects::resolve(&n, &sequence_search_dirs())?.chart,
-        )),
-        None => None,
-    };
+    let machine = super::view::machine_for(&loaded.records, args.sequence.as_deref())?;
     let s = summary::summarize(&loaded, machine.as_ref(), what_if);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&s)?);

@@ -4,10 +4,8 @@
 
 use std::process::ExitCode;
 
-use super::{CmdResult, sequence_search_dirs, state_dir};
+use super::{CmdResult, state_dir};
 use crate::cli;
-use crate::dialects;
-use crate::engine::Machine;
 use crate::export::{self, Format};
 use crate::replay::{frame, source};
 use crate::tui::Theme;
@@ -34,18 +32,7 @@ pub fn run(args: cli::ScreenshotArgs) -> CmdResult {
     let (w, h) = frame::parse_size(&args.size)?;
     let loaded = load_source(&args.source)?;
     let what_if = args.sequence.is_some();
-    let name = args.sequence.clone().or_else(|| {
-        loaded
-            .records
-            .iter()
-            .find_map(|r| r.sequences.first().cloned())
-    });
-    let machine = match name {
-        Some(n) => Some(Machine::new(
-            dialects::resolve(&n, &sequence_search_dirs())?.chart,
-        )),
-        None => None,
-    };
+    let machine = super::view::machine_for(&loaded.records, args.sequence.as_deref())?;
     let k = match args.at {
         Some(n) if n > loaded.records.len() => {
             return Err(format!("--at {n}: the source has {} events", loaded.records.len()).into());

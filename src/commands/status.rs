@@ -4,8 +4,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use super::{CmdResult, sequence_search_dirs};
-use crate::dialects;
+use super::CmdResult;
 use crate::engine::{Machine, Snapshot, Status};
 use crate::report;
 use crate::store::paths;
@@ -31,27 +30,12 @@ pub fn run(args: crate::cli::StatusArgs, recovery: bool) -> CmdResult {
     let Some(events) = &args.events else {
         return run_session(&args, recovery);
     };
-    let (records, bad) = read_records(events)?;
-    if bad > 0 {
-        eprintln!(
-            "seed: skipped {bad} malformed line(s) in {}",
-            events.display()
-        );
-    }
-    let name = args
-        .sequence
-        .clone()
-        .or_else(|| {
-            records
-                .iter()
-                .rev()
-                .find_map(|r| r.sequences.first().cloned())
-        })
-        .ok_or("no sequence: pass --sequence NAME (the records name none)")?;
-    let loaded = dialects::resolve(&name, &sequence_search_dirs())?;
-    let machine = Machine::new(loaded.chart);
-    let snap = fold(&machine, &records);
-    print_statuses(&[machine.status(&snap)], recovery, args.json)
+    let v = super::view::load_view(
+        &super::view::Source::Events(events),
+        args.sequence.as_deref(),
+        None,
+    )?;
+    print_statuses(&[v.machine.status(&v.snap)], recovery, args.json)
 }
 
 /// One status per sequence; several sequences print one after the other (a JSON array).

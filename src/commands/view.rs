@@ -116,17 +116,8 @@ pub fn load_view(
             return Ok(views.remove(0));
         }
     };
-    let name = sequence
-        .map(String::from)
-        .or_else(|| {
-            records
-                .iter()
-                .rev()
-                .find_map(|r| r.sequences.first().cloned())
-        })
+    let machine = machine_for(&records, sequence)?
         .ok_or("no sequence: pass --sequence NAME (the records name none)")?;
-    let loaded = dialects::resolve(&name, &sequence_search_dirs())?;
-    let machine = Machine::new(loaded.chart);
     let snap = fold(&machine, &records);
     Ok(View {
         machine,
@@ -138,4 +129,24 @@ pub fn load_view(
 /// The log of a session in the state directory, by id (or unique id prefix).
 pub fn session_log(state: &Path, id: &str) -> Option<PathBuf> {
     sessions::find(state, id).ok().flatten().map(|i| i.log)
+}
+
+/// The machine for a list of records: `--sequence` when given (what-if), else the sequence the
+/// records name, else none.
+pub fn machine_for(
+    records: &[Record],
+    sequence: Option<&str>,
+) -> Result<Option<Machine>, CmdError> {
+    let name = sequence.map(String::from).or_else(|| {
+        records
+            .iter()
+            .rev()
+            .find_map(|r| r.sequences.first().cloned())
+    });
+    match name {
+        Some(n) => Ok(Some(Machine::new(
+            dialects::resolve(&n, &sequence_search_dirs())?.chart,
+        ))),
+        None => Ok(None),
+    }
 }
