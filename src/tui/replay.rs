@@ -14,6 +14,7 @@ use std::time::Duration;
 use crate::engine::{Decision, Phase, StepReport};
 use crate::store::record::Record;
 
+use super::keys::Action;
 use super::model::{Mode, Model, parse_ts};
 
 /// Playback speed bounds, as powers of two (0.5× to 64×).
@@ -222,6 +223,70 @@ impl Model {
         match self.mode {
             Mode::Replay { cursor } => cursor,
             Mode::Live => 0,
+        }
+    }
+
+    /// Replay controls. Moving the cursor by hand pauses playback, so what it lands on stays put.
+    pub fn replay_key(&mut self, action: Action) {
+        let at = self.cursor();
+        let selected = self.selected;
+        let Some(rp) = self.replay.as_mut() else {
+            return;
+        };
+        let len = rp.len();
+        let target = match action {
+            Action::PlayPause => {
+                rp.playing = !rp.playing;
+                if rp.playing && at >= len {
+                    Some(0)
+                } else {
+                    None
+                }
+            }
+            Action::Faster => {
+                rp.speed = (rp.speed + 1).min(FASTEST);
+                None
+            }
+            Action::Slower => {
+                rp.speed = (rp.speed - 1).max(SLOWEST);
+                None
+            }
+            Action::StepForward => Some((at + 1).min(len)),
+            Action::StepBack => Some(at.saturating_sub(1)),
+            Action::Start => Some(0),
+            Action::End => Some(len),
+            Action::NextDenial => neighbour(&rp.denials, at, true),
+            Action::PrevDenial => neighbour(&rp.denials, at, false),
+            Action::NextChange | Action::PrevChange => rp
+                .changes
+                .get(selected)
+                .and_then(|c| neighbour(c, at, action == Action::NextChange)),
+            _ => None,
+        };
+        let Some(k) = target else {
+            return;
+        };
+        if action != Action::PlayPause {
+            rp.playing = false;
+        }
+        self.scroll.timeline = 0;
+        self.jump(k);
+    }
+
+    /// Playback shows the next record; at the end it stops.
+    pub fn play_step(&mut self) {
+        let at = self.cursor();
+        let Some(rp) = self.replay.as_mut() else {
+            return;
+        };
+        if !rp.playing {
+            return;
+        }
+        if at + 1 >= rp.len() {
+            rp.playing = false;
+        }
+        if at < rp.len() {
+            self.jump(at + 1);
         }
     }
 }

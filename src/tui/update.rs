@@ -10,7 +10,6 @@ use crate::engine::Facts;
 use super::fold::{Deep, Seq};
 use super::keys::{self, Action};
 use super::model::{ChartView, Entry, Focus, Model, Overlay, SessionEntry};
-use super::replay::{FASTEST, SLOWEST, neighbour};
 
 #[derive(Debug)]
 pub enum Msg {
@@ -116,7 +115,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
             }
         }
         Msg::Notice(text) => m.notice = Some(text),
-        Msg::PlayStep => play_step(m),
+        Msg::PlayStep => m.play_step(),
     }
     Vec::new()
 }
@@ -214,73 +213,9 @@ fn key(m: &mut Model, k: KeyEvent) -> Vec<Effect> {
         | Action::NextDenial
         | Action::PrevDenial
         | Action::NextChange
-        | Action::PrevChange => replay_key(m, action),
+        | Action::PrevChange => m.replay_key(action),
     }
     Vec::new()
-}
-
-/// Replay controls. Moving the cursor by hand pauses playback, so what it lands on stays put.
-fn replay_key(m: &mut Model, action: Action) {
-    let at = m.cursor();
-    let selected = m.selected;
-    let Some(rp) = m.replay.as_mut() else {
-        return;
-    };
-    let len = rp.len();
-    let target = match action {
-        Action::PlayPause => {
-            rp.playing = !rp.playing;
-            if rp.playing && at >= len {
-                Some(0)
-            } else {
-                None
-            }
-        }
-        Action::Faster => {
-            rp.speed = (rp.speed + 1).min(FASTEST);
-            None
-        }
-        Action::Slower => {
-            rp.speed = (rp.speed - 1).max(SLOWEST);
-            None
-        }
-        Action::StepForward => Some((at + 1).min(len)),
-        Action::StepBack => Some(at.saturating_sub(1)),
-        Action::Start => Some(0),
-        Action::End => Some(len),
-        Action::NextDenial => neighbour(&rp.denials, at, true),
-        Action::PrevDenial => neighbour(&rp.denials, at, false),
-        Action::NextChange | Action::PrevChange => rp
-            .changes
-            .get(selected)
-            .and_then(|c| neighbour(c, at, action == Action::NextChange)),
-        _ => None,
-    };
-    let Some(k) = target else {
-        return;
-    };
-    if action != Action::PlayPause {
-        rp.playing = false;
-    }
-    m.scroll.timeline = 0;
-    m.jump(k);
-}
-
-/// Playback shows the next record; at the end it stops.
-fn play_step(m: &mut Model) {
-    let at = m.cursor();
-    let Some(rp) = m.replay.as_mut() else {
-        return;
-    };
-    if !rp.playing {
-        return;
-    }
-    if at + 1 >= rp.len() {
-        rp.playing = false;
-    }
-    if at < rp.len() {
-        m.jump(at + 1);
-    }
 }
 
 /// Scroll the focused region: negative is up (older, for the timeline).
