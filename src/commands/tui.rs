@@ -1,5 +1,5 @@
 //! `seed tui`: the dashboard, following the most recently active session of this project
-//! (or the one named) live.
+//! (or the one named) live, or replaying a session or a Claude Code transcript (`--replay`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,9 +12,6 @@ use crate::tui::app;
 use crate::tui::start::Options;
 
 pub fn run(args: cli::TuiArgs) -> CmdResult {
-    if args.replay.is_some() {
-        return Err("`seed tui --replay` is not available in this build yet".into());
-    }
     let state = paths::state_dir()?;
     let project = std::env::var_os("CLAUDE_PROJECT_DIR")
         .filter(|v| !v.is_empty())
@@ -30,6 +27,7 @@ pub fn run(args: cli::TuiArgs) -> CmdResult {
         project,
         user_dir,
         poll: Duration::from_secs(2),
+        replay: args.replay,
     };
     app::run(opts).map_err(|e| format!("{e:#}"))?;
     Ok(ExitCode::SUCCESS)

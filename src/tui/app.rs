@@ -41,14 +41,24 @@ pub fn run(opts: Options) -> Result<()> {
     let theme_name = opts.theme.clone().unwrap_or_else(|| "default".into());
     let theme = Theme::select(&theme_name, opts.user_dir.as_deref(), no_color_env())
         .map_err(|e| color_eyre::eyre::eyre!("{e}"))?;
-    let listed = start::choose(&opts, None).wrap_err("cannot list sessions")?;
-    let target = start::target(&opts, listed.as_ref());
+    // A replay is loaded before the terminal is taken, so a bad source is a plain error.
+    let (target, replay) = match &opts.replay {
+        Some(source) => {
+            let (t, records) =
+                start::replay_target(&opts, source).map_err(|e| color_eyre::eyre::eyre!("{e}"))?;
+            (t, Some(records))
+        }
+        None => {
+            let listed = start::choose(&opts, None).wrap_err("cannot list sessions")?;
+            (start::target(&opts, listed.as_ref()), None)
+        }
+    };
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     let terminal = ratatui::try_init().wrap_err("cannot set up the terminal")?;
     let _guard = TermGuard;
-    rt.block_on(Shell::new(opts, theme, terminal, target)?.run())
+    rt.block_on(Shell::new(opts, theme, terminal, target, replay)?.run())
 }
 
 struct Shell {
@@ -61,6 +71,10 @@ struct Shell {
     generation: u64,
     feed: Option<Feed>,
     tick: Option<tokio::time::Interval>,
+    /// Replay playback: when to show the next record, and the (cursor, playing, speed) it was
+    /// scheduled for (rescheduled only when those change).
+    play: Option<tokio::time::Instant>,
+    play_for: Option<(usize, bool, i8)>,
     dirty: bool,
     last_draw: Instant,
     shots: u32,
@@ -72,6 +86,7 @@ impl Shell {
         theme: Theme,
         terminal: DefaultTerminal,
         target: Target,
+        replay: Option<Vec<crate::store::record::Record>>,
     ) -> Result<Shell> {
         let (tx, rx) = unbounded_channel();
         let mut shell = Shell {
@@ -84,11 +99,16 @@ impl Shell {
             generation: 0,
             feed: None,
             tick: None,
+            play: None,
+            play_for: None,
             dirty: true,
             last_draw: Instant::now() - FRAME,
             shots: 0,
         };
-        shell.follow(target, None)?;
+        match replay {
+            Some(records) => shell.replay(target, records),
+            None => shell.follow(target, None)?,
+        }
         Ok(shell)
     }
 
@@ -125,6 +145,39 @@ impl Shell {
         Ok(())
     }
 
+    /// Replay `records` (no feed: nothing is tailed), paused at the start.
+    fn replay(&mut self, target: Target, records: Vec<crate::store::record::Record>) {
+        self.feed = None;
+        self.generation += 1;
+        let mut m = Model::new(target.info, target.seqs, &self.theme.name);
+        m.themes = Theme::available(self.opts.user_dir.as_deref());
+        m.size = self
+            .terminal
+            .size()
+            .map(|s| (s.width, s.height))
+            .unwrap_or((80, 24));
+        m.tz = jiff::tz::TimeZone::system();
+        m.notice = (!target.notices.is_empty()).then(|| target.notices.join("; "));
+        m.start_replay(records);
+        self.model = m;
+        self.dirty = true;
+    }
+
+    /// Keep the playback timer in step with the model: a new deadline whenever the cursor,
+    /// play state or speed changed; `from` is the deadline that just fired (no drift).
+    fn schedule(&mut self, from: Option<tokio::time::Instant>) {
+        let now = match (&self.model.replay, self.model.mode) {
+            (Some(rp), super::Mode::Replay { cursor }) => Some((cursor, rp.playing, rp.speed)),
+            _ => None,
+        };
+        if now == self.play_for && from.is_none() {
+            return;
+        }
+        self.play_for = now;
+        let base = from.unwrap_or_else(tokio::time::Instant::now);
+        self.play = super::replay::next_delay(&self.model).map(|d| base + d);
+    }
+
     async fn run(mut self) -> Result<()> {
         let mut input = EventStream::new();
         let mut signals = Signals::new()?;
@@ -147,6 +200,13 @@ impl Shell {
                 _ = next_tick(&mut self.tick) => {
                     let now = jiff::Timestamp::now().as_millisecond();
                     self.apply(Msg::Tick(now))?;
+                }
+                _ = sleep_until(self.play) => {
+                    let fired = self.play.take();
+                    self.apply(Msg::PlayStep)?;
+                    // Late (a slow frame): count from now rather than bunching up.
+                    let late = fired.filter(|f| f.elapsed() < FRAME);
+                    self.schedule(late.or(Some(tokio::time::Instant::now())));
                 }
                 _ = tokio::time::sleep_until(deadline), if self.dirty => self.draw()?,
                 _ = signals.next() => break,
@@ -180,6 +240,9 @@ impl Shell {
         self.dirty = true;
         for e in effects {
             self.perform(e)?;
+        }
+        if self.model.replay.is_some() {
+            self.schedule(None);
         }
         Ok(())
     }
@@ -249,6 +312,13 @@ impl Shell {
         let path = format!("seed-{id}-{}.svg", self.shots);
         std::fs::write(&path, crate::export::to_svg(&buf, &self.theme))?;
         Ok(path)
+    }
+}
+
+async fn sleep_until(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }
 

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::engine::step::StepReport;
 use crate::engine::verdict::DeniedBy;
 use crate::engine::{Event, Machine, Phase, Snapshot};
 use crate::store::record::Record;
@@ -135,6 +136,19 @@ impl Fold {
     /// Fold one record; with `step` false the engines are left alone (a backlog whose engine
     /// state comes from the hook's saved snapshot, see [`super::model::Model::apply_cache`]).
     pub fn apply_with(&mut self, seqs: &[Seq], r: &Record, ts: Option<i64>, step: bool) {
+        self.apply_observed(seqs, r, ts, step, &mut |_, _| {});
+    }
+
+    /// [`Fold::apply_with`], handing each sequence's step report to `seen` (replay marks:
+    /// state changes and replayed verdicts).
+    pub fn apply_observed(
+        &mut self,
+        seqs: &[Seq],
+        r: &Record,
+        ts: Option<i64>,
+        step: bool,
+        seen: &mut dyn FnMut(usize, &StepReport),
+    ) {
         if self.snaps.len() < seqs.len() {
             self.snaps.resize(seqs.len(), None);
         }
@@ -144,7 +158,8 @@ impl Fold {
                     continue;
                 }
                 let snap = self.snaps[i].get_or_insert_with(|| seq.machine.start(facts));
-                seq.machine.step(snap, phase, ev, facts);
+                let report = seq.machine.step(snap, phase, ev, facts);
+                seen(i, &report);
             }
         }
         self.apply_meta(r, ts);

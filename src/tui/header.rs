@@ -1,5 +1,6 @@
 //! Header: session, sequence, enforcement mode, live/replay, event count and hook health
-//! (last hook latency, fail-open lapses, denials), plus a notice line when there is one.
+//! (last hook latency, fail-open lapses, denials); in a replay, playback state, what-if and the
+//! scrubber; a notice line when there is one.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -9,13 +10,14 @@ use ratatui::widgets::{Paragraph, Widget};
 use super::common::{glyphs, plain_if_ascii};
 use super::model::{Mode, Model};
 use super::sanitize;
+use super::scrubber;
 use super::theme::{Role, Theme};
 
 /// Hook latency above this shows as a warning (the hook's budget is 2–4 ms).
 const SLOW_MS: f64 = 4.0;
 
 pub fn rows(m: &Model) -> u16 {
-    if m.notice.is_some() { 3 } else { 2 }
+    2 + u16::from(m.notice.is_some()) + u16::from(m.replay.is_some())
 }
 
 pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
@@ -64,6 +66,26 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
             format!("REPLAY {cursor}/{}", m.fold.applied),
             head.patch(theme.style(Role::Accent)),
         )),
+    }
+    if let Some(rp) = &m.replay {
+        let ascii = theme.symbols.bar_full.is_ascii();
+        let state = match (rp.playing, ascii) {
+            (true, false) => "▶",
+            (true, true) => ">",
+            (false, false) => "⏸",
+            (false, true) => "||",
+        };
+        top.push(Span::styled(
+            format!(" {state} {}", rp.speed_label()),
+            head.patch(theme.style(Role::Accent)),
+        ));
+        if let Some(w) = &rp.what_if {
+            top.push(sep());
+            top.push(Span::styled(
+                format!("what-if: {}", sanitize::clean(w, 40)),
+                head.patch(theme.style(Role::WhatifDiff)),
+            ));
+        }
     }
     if let Some(st) = status
         && (st.halted || st.failed.is_some())
@@ -132,6 +154,9 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
     }
     let top_w: usize = top.iter().map(Span::width).sum();
     let mut lines = vec![Line::from(top), Line::from(bottom)];
+    if m.replay.is_some() {
+        lines.push(scrubber::line(m, theme, area.width as usize));
+    }
     if let Some(n) = &m.notice {
         lines.push(Line::from(Span::styled(
             format!(" {}", plain_if_ascii(theme, &sanitize::clean(n, 200))),

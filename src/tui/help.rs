@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
 use super::common::{Chrome, frame, line};
-use super::keys::KEYMAP;
+use super::keys::{Action, Binding, KEYMAP, REPLAY_KEYMAP};
 use super::model::Model;
 use super::theme::{Role, Theme};
 
@@ -23,16 +23,37 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
 }
 
 pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
-    let mut lines: Vec<Line> = KEYMAP
-        .iter()
-        .filter(|b| !b.label.is_empty())
-        .map(|b| {
-            Line::from(vec![
-                Span::styled(format!("{:<10}", b.label), theme.style(Role::HelpKey)),
-                Span::styled(b.help, theme.style(Role::Base)),
-            ])
-        })
-        .collect();
+    let entry = |b: &Binding| {
+        Line::from(vec![
+            Span::styled(format!("{:<10}", b.label), theme.style(Role::HelpKey)),
+            Span::styled(b.help, theme.style(Role::Base)),
+        ])
+    };
+    let mut lines: Vec<Line> = Vec::new();
+    if m.replay.is_some() {
+        // Replay keys first: they take precedence over the same keys below.
+        lines.push(line("replay", theme.style(Role::Title)));
+        lines.extend(
+            REPLAY_KEYMAP
+                .iter()
+                .filter(|b| !b.label.is_empty())
+                .map(entry),
+        );
+        lines.push(Line::default());
+    }
+    let shadowed = |b: &Binding| {
+        m.replay.is_some()
+            && matches!(
+                b.action,
+                Action::ToggleGraph | Action::NextSequence | Action::Top | Action::Bottom
+            )
+    };
+    lines.extend(
+        KEYMAP
+            .iter()
+            .filter(|b| !b.label.is_empty() && !shadowed(b))
+            .map(entry),
+    );
     lines.push(Line::default());
     lines.push(line(
         format!("theme {} · focus {:?} · any key closes", m.theme, m.focus),

@@ -22,6 +22,18 @@ pub enum Action {
     Bottom,
     Screenshot,
     Close,
+    // Replay (`seed tui --replay`).
+    PlayPause,
+    Faster,
+    Slower,
+    StepForward,
+    StepBack,
+    Start,
+    End,
+    NextDenial,
+    PrevDenial,
+    NextChange,
+    PrevChange,
 }
 
 pub struct Binding {
@@ -138,11 +150,81 @@ pub const KEYMAP: &[Binding] = &[
     ),
 ];
 
-/// The action bound to a key, if any.
+/// Keys of a replay; they come first, so `g`, `n`, Home and End move the cursor there (the
+/// statechart view and the sequence move to `v` and `o`).
+pub const REPLAY_KEYMAP: &[Binding] = &[
+    key(
+        KeyCode::Char(' '),
+        Action::PlayPause,
+        "Space",
+        "play / pause (from the start when at the end)",
+    ),
+    key(
+        KeyCode::Char('+'),
+        Action::Faster,
+        "+ -",
+        "faster / slower (0.5×–64×)",
+    ),
+    key(KeyCode::Char('='), Action::Faster, "", ""),
+    key(KeyCode::Char('-'), Action::Slower, "", ""),
+    key(
+        KeyCode::Right,
+        Action::StepForward,
+        "→ l  ← h",
+        "step one event forward / back",
+    ),
+    key(KeyCode::Char('l'), Action::StepForward, "", ""),
+    key(KeyCode::Left, Action::StepBack, "", ""),
+    key(KeyCode::Char('h'), Action::StepBack, "", ""),
+    key(KeyCode::Home, Action::Start, "Home g", "jump to the start"),
+    key(KeyCode::Char('g'), Action::Start, "", ""),
+    key(KeyCode::End, Action::End, "End G", "jump to the end"),
+    key(KeyCode::Char('G'), Action::End, "", ""),
+    key(
+        KeyCode::Char('n'),
+        Action::NextDenial,
+        "n N",
+        "next / previous denial",
+    ),
+    key(KeyCode::Char('N'), Action::PrevDenial, "", ""),
+    key(
+        KeyCode::Char(']'),
+        Action::NextChange,
+        "] [",
+        "next / previous state change",
+    ),
+    key(KeyCode::Char('['), Action::PrevChange, "", ""),
+    key(
+        KeyCode::Char('v'),
+        Action::ToggleGraph,
+        "v",
+        "statechart: outline tree / focused graph",
+    ),
+    key(
+        KeyCode::Char('o'),
+        Action::NextSequence,
+        "o",
+        "next sequence, when several are followed",
+    ),
+];
+
+/// The action bound to a key outside a replay, if any.
 pub fn lookup(code: KeyCode, mods: KeyModifiers) -> Option<Action> {
+    find(KEYMAP, code, mods)
+}
+
+/// [`lookup`], with the replay keys taking precedence while replaying.
+pub fn lookup_in(replay: bool, code: KeyCode, mods: KeyModifiers) -> Option<Action> {
+    replay
+        .then(|| find(REPLAY_KEYMAP, code, mods))
+        .flatten()
+        .or_else(|| find(KEYMAP, code, mods))
+}
+
+fn find(map: &[Binding], code: KeyCode, mods: KeyModifiers) -> Option<Action> {
+    // Shift is part of the character (`G`, `+`, `?`), not a modifier to match.
     let mods = mods - KeyModifiers::SHIFT;
-    KEYMAP
-        .iter()
+    map.iter()
         .find(|b| b.code == code && b.mods == mods)
         .map(|b| b.action)
 }

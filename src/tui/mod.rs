@@ -21,6 +21,7 @@ pub mod recovery;
 pub mod replay;
 pub mod rows;
 pub mod sanitize;
+pub mod scrubber;
 pub mod sessions;
 pub mod start;
 pub mod statechart;

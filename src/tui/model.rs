@@ -12,6 +12,7 @@ use crate::store::record::Record;
 use super::filter::Filter;
 use super::fold::{Backlog, CHECKPOINT_EVERY, Checkpoints, Deep, Fold, Seq};
 use super::graph::Graphs;
+use super::replay::Replay;
 use super::rows::Rows;
 
 /// One record as it arrived, with its byte offset in the log (kept for replay re-reads).
@@ -159,6 +160,8 @@ pub struct Model {
     pub notice: Option<String>,
     /// Switch to a newer session of the project when one starts (no `--session` given).
     pub follow_latest: bool,
+    /// `seed tui --replay`: the records and the playback state (`None` when following a log).
+    pub replay: Option<Replay>,
     pub quit: bool,
 }
 
@@ -202,6 +205,7 @@ impl Model {
             size: (80, 24),
             notice: None,
             follow_latest: false,
+            replay: None,
             quit: false,
         };
         m.recompute();

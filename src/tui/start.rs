@@ -8,6 +8,7 @@ use crate::config::{self, Flags};
 use crate::dialects;
 use crate::engine::Machine;
 use crate::store::readers::ReaderVars;
+use crate::store::record::Record;
 use crate::store::sessions::{self, SessionInfo as Listed};
 
 use super::feed::{FeedConfig, load_sequence, pick_latest};
@@ -26,6 +27,8 @@ pub struct Options {
     pub user_dir: Option<PathBuf>,
     /// Fallback poll period for the log and the deep-state files.
     pub poll: Duration,
+    /// `--replay SOURCE`: a session id, a session log or a Claude Code transcript.
+    pub replay: Option<String>,
 }
 
 /// A session chosen to follow, with everything the model and the feed need.
@@ -91,6 +94,47 @@ pub fn target(opts: &Options, listed: Option<&Listed>) -> Target {
         seqs,
         notices,
     }
+}
+
+/// `seed tui --replay SOURCE`: the records, and the sequences to replay them through: the one
+/// named with `--sequence` (what-if: it steps every record), else the ones the records name.
+pub fn replay_target(opts: &Options, source: &str) -> Result<(Target, Vec<Record>), String> {
+    let loaded = crate::replay::source::resolve(source, Some(&opts.state))?;
+    let mut notices = Vec::new();
+    let mut seqs = Vec::new();
+    if let Some(name) = &opts.sequence {
+        let search = machines_search_dirs(opts.project.as_deref(), &opts.state);
+        let l = dialects::resolve(name, &search)
+            .map_err(|e| format!("cannot load sequence `{name}`: {e}"))?;
+        seqs.push(Seq::new(Machine::new(l.chart), false));
+    } else {
+        let mut names: Vec<&String> = Vec::new();
+        for n in loaded.records.iter().flat_map(|r| &r.sequences) {
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
+        let cfg = feed_config(opts, &loaded.session, None, &[], 0);
+        for n in names {
+            match load_sequence(&cfg, n) {
+                Ok(s) => seqs.push(s),
+                Err(e) => notices.push(e),
+            }
+        }
+    }
+    if loaded.skipped > 0 {
+        notices.push(format!("{} lines were not events", loaded.skipped));
+    }
+    let target = Target {
+        info: SessionInfo {
+            id: loaded.session.clone(),
+            source: loaded.path.display().to_string(),
+        },
+        log: None,
+        seqs,
+        notices,
+    };
+    Ok((target, loaded.records))
 }
 
 /// Where named sequences are looked up before the built-ins (as the hook does).

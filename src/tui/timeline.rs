@@ -1,6 +1,7 @@
 //! Timeline: one row per tool call (PreToolUse and PostToolUse grouped), coloured by outcome
 //! (allowed, denied, advised, failed), with its duration and subagent lane; prompts and
 //! lifecycle events are separators. Newest at the bottom, following the log unless scrolled.
+//! In a what-if replay, calls whose verdict would differ carry a mark after their time.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -56,10 +57,19 @@ pub fn row_line(
         Some(t) => hms(t, &m.tz),
         None => "        ".to_string(),
     };
-    let mut spans = vec![Span::styled(
-        format!("{time} "),
-        theme.style(Role::TimelineTime),
-    )];
+    let mut spans = vec![Span::styled(time, theme.style(Role::TimelineTime))];
+    // What-if: the column after the time marks calls whose verdict would differ.
+    match m.replay.as_ref() {
+        Some(rp) if r.kind != RowKind::Lifecycle && rp.differs(r.index as usize) => {
+            let mark = if theme.symbols.bar_full.is_ascii() {
+                "*"
+            } else {
+                "◆"
+            };
+            spans.push(Span::styled(mark, theme.style(Role::WhatifDiff)));
+        }
+        _ => spans.push(Span::raw(" ")),
+    }
     let mut used = 9;
     let lane = rows.lane(r);
     if !lane.is_empty() {

@@ -44,6 +44,9 @@ pub enum Msg {
     /// A session of this project more recent than the one followed.
     NewerSession(String),
     Notice(String),
+    /// Replay playback: the delay [`super::replay::next_delay`] asked for has passed; show the
+    /// next record.
+    PlayStep,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -112,6 +115,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
             }
         }
         Msg::Notice(text) => m.notice = Some(text),
+        Msg::PlayStep => m.play_step(),
     }
     Vec::new()
 }
@@ -128,7 +132,7 @@ fn key(m: &mut Model, k: KeyEvent) -> Vec<Effect> {
         filter_key(m, k);
         return Vec::new();
     }
-    let action = keys::lookup(k.code, k.modifiers);
+    let action = keys::lookup_in(m.replay.is_some(), k.code, k.modifiers);
     match m.overlay.clone() {
         Overlay::Help => {
             // Any key closes help; `q` still quits.
@@ -199,6 +203,17 @@ fn key(m: &mut Model, k: KeyEvent) -> Vec<Effect> {
                 m.filter.reset(&m.rows);
             }
         }
+        Action::PlayPause
+        | Action::Faster
+        | Action::Slower
+        | Action::StepForward
+        | Action::StepBack
+        | Action::Start
+        | Action::End
+        | Action::NextDenial
+        | Action::PrevDenial
+        | Action::NextChange
+        | Action::PrevChange => m.replay_key(action),
     }
     Vec::new()
 }
