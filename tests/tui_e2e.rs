@@ -189,3 +189,55 @@ fn follows_a_live_session_and_restores_the_terminal() {
     let alt = tmux.run(&["display-message", "-p", "-t", "e2e", "#{alternate_on}"]);
     assert_eq!(String::from_utf8_lossy(&alt.stdout).trim(), "0");
 }
+
+#[test]
+fn the_demo_plays_the_bundled_session_to_the_end_and_cleans_up() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        println!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir_all(&tmp).expect("tmp dir");
+    let records = seed::demo::SESSION_LOG.lines().count();
+    let tmux = Tmux {
+        socket: format!("seed-e2e-demo-{}", std::process::id()),
+    };
+    let cmd = format!(
+        "env TMPDIR='{}' SEED_HOME='{}' TERM=xterm-256color '{SEED}' demo; echo SEED-EXIT=$?; sleep 60",
+        tmp.display(),
+        dir.path().join("state").display()
+    );
+    let out = tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "e2e",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        &cmd,
+    ]);
+    assert!(
+        out.status.success(),
+        "tmux: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // It starts playing on its own; `+` six times is the fastest speed.
+    tmux.wait_for("playback", |s| s.contains("REPLAY") && s.contains('▶'));
+    for _ in 0..6 {
+        tmux.run(&["send-keys", "-t", "e2e", "+"]);
+    }
+    let end = format!("REPLAY {records}/{records} ⏸ 64×");
+    let s = tmux.wait_for("the end of the session", |s| s.contains(&end));
+    assert!(s.contains("waypoint.complete_journey"), "{s}");
+    assert!(s.contains("100%"), "{s}");
+
+    tmux.run(&["send-keys", "-t", "e2e", "q"]);
+    let s = tmux.wait_for("the exit", |s| s.contains("SEED-EXIT="));
+    assert!(s.contains("SEED-EXIT=0"), "{s}");
+    let left: Vec<_> = std::fs::read_dir(&tmp).expect("tmp dir").collect();
+    assert!(left.is_empty(), "the demo left files behind: {left:?}");
+}

@@ -1,4 +1,4 @@
-//! `seed demo`: the bundled session and sequence replayed in the dashboard. The session's
+//! `seed demo`: the bundled session and sequence replayed (playing) in the dashboard. The session's
 //! log and the deep-state files its readers name are written to a temporary directory first,
 //! so nothing of the user's is read or touched.
 
@@ -31,12 +31,15 @@ pub fn prepare(root: &std::path::Path) -> Result<PathBuf, String> {
 pub fn run(args: cli::DemoArgs) -> CmdResult {
     let root = TempDir(std::env::temp_dir().join(format!("seed-demo-{}", std::process::id())));
     let log = prepare(&root.0)?;
-    let code = super::tui::run(cli::TuiArgs {
-        session: None,
-        sequence: None,
-        theme: args.theme,
-        replay: Some(log.display().to_string()),
-    })?;
+    let code = super::tui::run_with(
+        cli::TuiArgs {
+            session: None,
+            sequence: None,
+            theme: args.theme,
+            replay: Some(log.display().to_string()),
+        },
+        true,
+    )?;
     drop(root);
     Ok(code)
 }

@@ -12,6 +12,11 @@ use crate::tui::app;
 use crate::tui::start::Options;
 
 pub fn run(args: cli::TuiArgs) -> CmdResult {
+    run_with(args, false)
+}
+
+/// The dashboard; `autoplay` starts a replay playing (the demo) rather than paused.
+pub fn run_with(args: cli::TuiArgs, autoplay: bool) -> CmdResult {
     let state = paths::state_dir()?;
     let project = std::env::var_os("CLAUDE_PROJECT_DIR")
         .filter(|v| !v.is_empty())
@@ -28,6 +33,7 @@ pub fn run(args: cli::TuiArgs) -> CmdResult {
         user_dir,
         poll: Duration::from_secs(2),
         replay: args.replay,
+        autoplay,
     };
     app::run(opts).map_err(|e| format!("{e:#}"))?;
     Ok(ExitCode::SUCCESS)

@@ -145,7 +145,7 @@ impl Shell {
         Ok(())
     }
 
-    /// Replay `records` (no feed: nothing is tailed), paused at the start.
+    /// Replay `records` (no feed: nothing is tailed) from the start, paused unless `autoplay`.
     fn replay(&mut self, target: Target, records: Vec<crate::store::record::Record>) {
         self.feed = None;
         self.generation += 1;
@@ -159,8 +159,12 @@ impl Shell {
         m.tz = jiff::tz::TimeZone::system();
         m.notice = (!target.notices.is_empty()).then(|| target.notices.join("; "));
         m.start_replay(records);
+        if self.opts.autoplay {
+            m.replay_key(super::keys::Action::PlayPause);
+        }
         self.model = m;
         self.dirty = true;
+        self.schedule(None);
     }
 
     /// Keep the playback timer in step with the model: a new deadline whenever the cursor,

@@ -29,6 +29,8 @@ pub struct Options {
     pub poll: Duration,
     /// `--replay SOURCE`: a session id, a session log or a Claude Code transcript.
     pub replay: Option<String>,
+    /// Start a replay playing instead of paused (`seed demo`).
+    pub autoplay: bool,
 }
 
 /// A session chosen to follow, with everything the model and the feed need.
