@@ -1,53 +1,12 @@
 //! The Mermaid `stateDiagram-v2` dialect: every construct of the subset real files use, read
 //! into the statechart IR (see `mermaid_lints.rs` for edge semantics, lints and errors).
 
-use seed::dialects::{LoadError, Loaded, load_text};
-use seed::engine::ir::{Chart, Guard, State, StateKind, Transition, Trigger};
-use seed::engine::lint::Lint;
+mod mermaid_common;
+
+use mermaid_common::diagram::{error, from, keys, lints, load, state, walk};
+use seed::engine::ir::{Guard, StateKind, Trigger};
 use seed::engine::{Event, Facts, Machine, Phase};
 use serde_json::json;
-
-fn load(text: &str) -> Loaded {
-    match load_text("t.mmd", text, &|_| None) {
-        Ok(l) => l,
-        Err(e) => panic!("should load: {e}"),
-    }
-}
-
-fn error(text: &str) -> LoadError {
-    load_text("t.mmd", text, &|_| None).expect_err("should be rejected")
-}
-
-fn state<'a>(c: &'a Chart, key: &str) -> &'a State {
-    c.states
-        .iter()
-        .find(|s| s.key == key)
-        .unwrap_or_else(|| panic!("no state `{key}` in {:?}", keys(c)))
-}
-
-fn keys(c: &Chart) -> Vec<&str> {
-    c.states.iter().skip(1).map(|s| s.key.as_str()).collect()
-}
-
-fn from<'a>(c: &'a Chart, key: &str) -> Vec<&'a Transition> {
-    let id = state(c, key).id;
-    c.transitions.iter().filter(|t| t.source == id).collect()
-}
-
-fn lints<'a>(l: &'a Loaded, code: &str) -> Vec<&'a Lint> {
-    l.warnings.iter().filter(|w| w.code == code).collect()
-}
-
-/// Advance through `events` and return the active atomic keys.
-fn walk(l: &Loaded, events: &[Event]) -> Vec<String> {
-    let m = Machine::new(l.chart.clone());
-    let facts = Facts::new();
-    let mut snap = m.start(&facts);
-    for e in events {
-        m.step(&mut snap, Phase::Advance, e, &facts);
-    }
-    m.status(&snap).current
-}
 
 #[test]
 fn header_front_matter_directives_and_fences_are_accepted() {

@@ -1,53 +1,13 @@
 //! The Mermaid dialect: how unlabelled and prose-labelled edges are read, the dialect's lints,
 //! errors at `file:line:column`, huge input, and arbitrary input that must never panic.
 
-use seed::dialects::{LoadError, Loaded, load_text};
-use seed::engine::ir::{Chart, State, Transition, Trigger};
-use seed::engine::lint::Lint;
+mod mermaid_common;
+
+use mermaid_common::diagram::{error, from, lints, load, state, walk};
+use seed::dialects::load_text;
+use seed::engine::ir::Trigger;
 use seed::engine::{Event, Facts, Machine, Phase};
 use serde_json::json;
-
-fn load(text: &str) -> Loaded {
-    match load_text("t.mmd", text, &|_| None) {
-        Ok(l) => l,
-        Err(e) => panic!("should load: {e}"),
-    }
-}
-
-fn error(text: &str) -> LoadError {
-    load_text("t.mmd", text, &|_| None).expect_err("should be rejected")
-}
-
-fn state<'a>(c: &'a Chart, key: &str) -> &'a State {
-    c.states
-        .iter()
-        .find(|s| s.key == key)
-        .unwrap_or_else(|| panic!("no state `{key}` in {:?}", keys(c)))
-}
-
-fn keys(c: &Chart) -> Vec<&str> {
-    c.states.iter().skip(1).map(|s| s.key.as_str()).collect()
-}
-
-fn from<'a>(c: &'a Chart, key: &str) -> Vec<&'a Transition> {
-    let id = state(c, key).id;
-    c.transitions.iter().filter(|t| t.source == id).collect()
-}
-
-fn lints<'a>(l: &'a Loaded, code: &str) -> Vec<&'a Lint> {
-    l.warnings.iter().filter(|w| w.code == code).collect()
-}
-
-/// Advance through `events` and return the active atomic keys.
-fn walk(l: &Loaded, events: &[Event]) -> Vec<String> {
-    let m = Machine::new(l.chart.clone());
-    let facts = Facts::new();
-    let mut snap = m.start(&facts);
-    for e in events {
-        m.step(&mut snap, Phase::Advance, e, &facts);
-    }
-    m.status(&snap).current
-}
 
 #[test]
 fn prose_labels_are_documentation_and_the_edge_behaves_as_unlabelled() {

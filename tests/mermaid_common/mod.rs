@@ -2,6 +2,8 @@
 //! `Phase::Advance` (or `Phase::Stop`), with the expectations the walk tests state.
 #![allow(dead_code)]
 
+pub mod diagram;
+
 use seed::dialects;
 use seed::engine::{Decision, Event, Facts, Machine, Phase, Snapshot, Verdict, VerdictKind};
 use serde_json::{Value, json};
