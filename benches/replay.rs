@@ -1,6 +1,7 @@
 //! Replay (`cargo bench --bench replay`): load a 100k-event session log as `seed tui --replay`
 //! and `seed screenshot` do (read, parse, fold, first frame), scrub to random points (p50/p95),
-//! and export one 120x40 frame to SVG and PNG. Targets: ≤ 1 s, ≤ 16 ms, ≤ 50 ms, ≤ 150 ms.
+//! and export one 120x40 frame to SVG and PNG; then the same load and random jumps through the
+//! dashboard's own replay model. Targets: ≤ 1 s, ≤ 16 ms, ≤ 50 ms, ≤ 150 ms.
 
 #[path = "../tests/tui_common/mod.rs"]
 mod common;
@@ -61,6 +62,42 @@ fn main() {
         percentile(&scrub, 0.5),
         percentile(&scrub, 0.95),
         percentile(&scrub, 1.0)
+    );
+
+    // The dashboard's path (`seed tui --replay LOG`): resolve, load the sequences the log names,
+    // fold every record once (checkpoints, scrubber marks), draw the first frame at the start.
+    let opts = seed::tui::start::Options {
+        state: dir.clone(),
+        ..Default::default()
+    };
+    let t = Instant::now();
+    let (target, records) =
+        seed::tui::start::replay_target(&opts, &log.display().to_string()).expect("loads");
+    assert_eq!(target.seqs.len(), 1, "the log names one sequence");
+    let mut dash = seed::tui::Model::new(target.info, target.seqs, "default");
+    dash.start_replay(records);
+    let _ = frame::draw(&dash, &theme, 120, 40);
+    println!(
+        "tui --replay load, {n} events: {:.0} ms to the first frame",
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    let mut jumps = Vec::new();
+    for _ in 0..300 {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let k = (seed >> 33) as usize % n;
+        let t = Instant::now();
+        dash.jump(k);
+        let _ = frame::draw(&dash, &theme, 120, 40);
+        jumps.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    jumps.sort_by(f64::total_cmp);
+    println!(
+        "tui --replay jump + redraw, 300 random points: p50 {:.2} ms, p95 {:.2} ms, max {:.2} ms",
+        percentile(&jumps, 0.5),
+        percentile(&jumps, 0.95),
+        percentile(&jumps, 1.0)
     );
 
     for format in [Format::Svg, Format::Png] {
