@@ -1,5 +1,5 @@
-//! Replay (`cargo bench --bench replay`): load a 100k-event session log as `seed tui --replay`
-//! and `seed screenshot` do (read, parse, fold, first frame), scrub to random points (p50/p95),
+//! Replay (`cargo bench --bench replay`): load a 100k-event session log as `seed screenshot`
+//! and `seed replay` do (read, parse, fold, first frame), scrub to random points (p50/p95),
 //! and export one 120x40 frame to SVG and PNG; then the same load and random jumps through the
 //! dashboard's own replay model. Targets: ≤ 1 s, ≤ 16 ms, ≤ 50 ms, ≤ 150 ms.
 
