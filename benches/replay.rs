@@ -1,7 +1,6 @@
-//! Replay (`cargo bench --bench replay`): load a 100k-event session log as `seed screenshot`
-//! and `seed replay` do (read, parse, fold, first frame), scrub to random points (p50/p95),
-//! and export one 120x40 frame to SVG and PNG; then the same load and random jumps through the
-//! dashboard's own replay model. Targets: ≤ 1 s, ≤ 16 ms, ≤ 50 ms, ≤ 150 ms.
+//! Replay (`cargo bench --bench replay`): load a 100k-event session log as `seed tui --replay`
+//! and `seed screenshot` do (read, parse, fold, first frame), scrub to random points (p50/p95),
+//! and export one 120x40 frame to SVG and PNG. Targets: ≤ 1 s, ≤ 16 ms, ≤ 50 ms, ≤ 150 ms.
 
 #[path = "../tests/tui_common/mod.rs"]
 mod common;
@@ -31,11 +30,18 @@ fn main() {
     }
     let theme = Theme::load("default", None).expect("theme");
 
+    // `seed tui --replay LOG` and `seed screenshot LOG`: resolve and parse the log, load the
+    // sequences it names, fold every record once (checkpoints, scrubber marks), draw a frame.
+    let opts = seed::tui::start::Options {
+        state: dir.clone(),
+        ..Default::default()
+    };
     let t = Instant::now();
-    let loaded = source::load_path(&log).expect("loads");
+    let loaded = source::resolve(&log.display().to_string(), Some(&dir)).expect("loads");
     let read_ms = t.elapsed().as_secs_f64() * 1e3;
-    let machine = common::machine(common::SEQUENCE);
-    let mut model = frame::model_at(&loaded, Some(machine), false, "default", n);
+    let (target, records) = seed::tui::start::replay_loaded(&opts, loaded).expect("sequences");
+    assert_eq!(target.seqs.len(), 1, "the log names one sequence");
+    let mut model = frame::replay_at(target.info, target.seqs, records, "default", 0);
     let buf = frame::draw(&model, &theme, 120, 40);
     let load_ms = t.elapsed().as_secs_f64() * 1e3;
     println!(
@@ -43,7 +49,7 @@ fn main() {
         std::fs::metadata(&log).map(|m| m.len()).unwrap_or(0) as f64 / 1e6
     );
 
-    // Scrub to random points, each from the nearest checkpoint.
+    // Scrub to random points, each from the nearest checkpoint (or on from the cursor).
     let mut seed = 0x5eed_u64;
     let mut scrub = Vec::new();
     for _ in 0..300 {
@@ -52,7 +58,7 @@ fn main() {
             .wrapping_add(1442695040888963407);
         let k = (seed >> 33) as usize % n;
         let t = Instant::now();
-        model.seek(k, |range| loaded.records[range].to_vec());
+        model.jump(k);
         let _ = frame::draw(&model, &theme, 120, 40);
         scrub.push(t.elapsed().as_secs_f64() * 1e3);
     }
@@ -62,42 +68,6 @@ fn main() {
         percentile(&scrub, 0.5),
         percentile(&scrub, 0.95),
         percentile(&scrub, 1.0)
-    );
-
-    // The dashboard's path (`seed tui --replay LOG`): resolve, load the sequences the log names,
-    // fold every record once (checkpoints, scrubber marks), draw the first frame at the start.
-    let opts = seed::tui::start::Options {
-        state: dir.clone(),
-        ..Default::default()
-    };
-    let t = Instant::now();
-    let (target, records) =
-        seed::tui::start::replay_target(&opts, &log.display().to_string()).expect("loads");
-    assert_eq!(target.seqs.len(), 1, "the log names one sequence");
-    let mut dash = seed::tui::Model::new(target.info, target.seqs, "default");
-    dash.start_replay(records);
-    let _ = frame::draw(&dash, &theme, 120, 40);
-    println!(
-        "tui --replay load, {n} events: {:.0} ms to the first frame",
-        t.elapsed().as_secs_f64() * 1e3
-    );
-    let mut jumps = Vec::new();
-    for _ in 0..300 {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let k = (seed >> 33) as usize % n;
-        let t = Instant::now();
-        dash.jump(k);
-        let _ = frame::draw(&dash, &theme, 120, 40);
-        jumps.push(t.elapsed().as_secs_f64() * 1e3);
-    }
-    jumps.sort_by(f64::total_cmp);
-    println!(
-        "tui --replay jump + redraw, 300 random points: p50 {:.2} ms, p95 {:.2} ms, max {:.2} ms",
-        percentile(&jumps, 0.5),
-        percentile(&jumps, 0.95),
-        percentile(&jumps, 1.0)
     );
 
     for format in [Format::Svg, Format::Png] {

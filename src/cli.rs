@@ -116,10 +116,10 @@ pub struct ReplayArgs {
     /// Replay through this sequence instead (what-if).
     #[arg(long, value_name = "NAME|PATH")]
     pub sequence: Option<String>,
-    /// Print a summary (the only mode without a terminal).
+    /// Print a summary (the only mode without a terminal; implied by --json).
     #[arg(long)]
     pub summary: bool,
-    /// Print JSON.
+    /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
 }

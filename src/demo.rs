@@ -213,27 +213,19 @@ pub const DOC_IMAGES: &[DocImage] = &[
 
 /// Render one documentation image exactly as `seed screenshot demo --at N …` would.
 pub fn render_doc_image(img: &DocImage) -> Result<Vec<u8>, String> {
-    let records = bundled();
-    let loaded = crate::replay::source::Loaded {
-        kind: crate::replay::source::SourceKind::SessionLog,
-        path: "demo".into(),
-        session: SESSION_ID.into(),
-        tool_calls: records.iter().filter(|r| r.hook == "PreToolUse").count(),
-        records,
-        skipped: 0,
-        subagent_files: Vec::new(),
-    };
     let chart = crate::dialects::builtin(SEQUENCE)
         .ok_or("no built-in demo sequence")?
         .map_err(|e| e.to_string())?;
+    let seqs = vec![crate::tui::Seq::new(
+        crate::engine::Machine::new(chart.chart),
+        true,
+    )];
+    let info = crate::tui::SessionInfo {
+        id: SESSION_ID.into(),
+        source: "demo".into(),
+    };
     let theme = crate::tui::Theme::load(img.theme, None).map_err(|e| e.to_string())?;
-    let model = crate::replay::frame::model_at(
-        &loaded,
-        Some(crate::engine::Machine::new(chart.chart)),
-        false,
-        &theme.name,
-        img.at,
-    );
+    let model = crate::replay::frame::replay_at(info, seqs, bundled(), &theme.name, img.at);
     let buf = crate::replay::frame::draw(&model, &theme, img.width, img.height);
     crate::export::render(&buf, &theme, img.format).map_err(|e| e.to_string())
 }

@@ -314,11 +314,30 @@ fn transcripts_differ_wherever_the_what_if_sequence_denies() {
     for r in &mut rs {
         r.verdict = None;
     }
-    let m = replay(rs, true);
+    let mut m = replay(rs.clone(), true);
     let rp = m.replay.as_ref().expect("replay");
     let denied: Vec<usize> = rp.denials.iter().map(|p| p - 1).collect();
     assert!(!denied.is_empty());
     assert!(denied.iter().all(|i| rp.differs(*i)));
+
+    // The header counts, and the recovery view explains, what the what-if sequence denies.
+    update(&mut m, code(KeyCode::End));
+    let screen = lines(&draw(&m, 160, 60));
+    assert!(
+        screen[1].contains(&format!("{} denied", denied.len())),
+        "{}",
+        screen[1]
+    );
+    let last = denied.last().and_then(|i| rs[*i].event.as_ref());
+    let name = last.map(|e| e.name.clone()).unwrap_or_default();
+    let shown = name
+        .strip_prefix("mcp__")
+        .unwrap_or(&name)
+        .replace("__", ".");
+    assert!(
+        screen.iter().any(|l| l.contains('✗') && l.contains(&shown)),
+        "no denial of {shown} in recovery: {screen:#?}"
+    );
 }
 
 #[test]

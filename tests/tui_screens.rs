@@ -122,6 +122,34 @@ fn ascii_theme_80x24_is_plain_ascii() {
 }
 
 #[test]
+fn ascii_theme_stays_ascii_whatever_the_log_holds() {
+    // The demo with a long session id, prompts in other scripts and no hook latency, replayed.
+    let mut rs = seed::demo::bundled();
+    for r in &mut rs {
+        r.ms = None;
+        if let Some(e) = r.event.as_mut().filter(|e| e.kind.as_str() == "prompt") {
+            e.name = "修正して 🚀 — ünïcödé… ‖ ✓".into();
+        }
+    }
+    let n = rs.len();
+    let info = SessionInfo {
+        id: seed::demo::SESSION_ID.into(),
+        source: String::new(),
+    };
+    let seq = Seq::new(common::machine(common::SEQUENCE), true);
+    let m = seed::replay::frame::replay_at(info, vec![seq], rs, "ascii", n);
+    for (w, h) in [(40, 20), (80, 24), (160, 48)] {
+        let t = text(&draw(&m, &theme("ascii"), w, h));
+        let odd: Vec<char> = t.chars().filter(|c| !c.is_ascii()).collect();
+        assert!(odd.is_empty(), "{w}x{h}: non-ASCII {odd:?}\n{t}");
+        assert!(
+            t.contains("denied"),
+            "{w}x{h}: the denial count is on screen\n{t}"
+        );
+    }
+}
+
+#[test]
 fn current_node_is_highlighted() {
     let m = model();
     for name in Theme::builtin_names() {

@@ -2,18 +2,26 @@
 
 use std::process::ExitCode;
 
-use super::{CmdResult, state_dir};
+use super::CmdResult;
+use super::view::load_source;
 use crate::cli;
-use crate::replay::{source, summary};
+use crate::replay::summary;
 
 pub fn run(args: cli::ReplayArgs) -> CmdResult {
-    if !args.summary {
-        return Err("`seed replay` prints a summary (--summary); to watch a replay use `seed tui --replay SOURCE`".into());
+    if !args.summary && !args.json {
+        return Err("`seed replay` prints a summary (--summary, --json); to watch a replay use `seed tui --replay SOURCE`".into());
     }
-    let loaded = source::resolve(&args.source, state_dir().as_deref())?;
-    let what_if = args.sequence.is_some();
-    let machine = super::view::machine_for(&loaded.records, args.sequence.as_deref())?;
-    let s = summary::summarize(&loaded, machine.as_ref(), what_if);
+    let loaded = load_source(&args.source)?;
+    let opts = crate::tui::start::Options {
+        sequence: args.sequence.clone(),
+        ..super::tui::options()?
+    };
+    // The sequences the dashboard would replay through; the summary follows the first.
+    let (seqs, notices) = crate::tui::start::replay_seqs(&opts, &loaded.session, &loaded.records)?;
+    for n in &notices {
+        eprintln!("seed: {n}");
+    }
+    let s = summary::summarize(&loaded, seqs.first(), args.sequence.is_some());
     if args.json {
         println!("{}", serde_json::to_string_pretty(&s)?);
     } else {

@@ -150,3 +150,20 @@ pub fn machine_for(
         None => Ok(None),
     }
 }
+
+/// The source named `demo` is the bundled demo session.
+pub fn load_source(name: &str) -> Result<crate::replay::source::Loaded, String> {
+    if name == "demo" && !std::path::Path::new(name).exists() {
+        let records = crate::demo::bundled();
+        return Ok(crate::replay::source::Loaded {
+            kind: crate::replay::source::SourceKind::SessionLog,
+            path: "demo".into(),
+            session: crate::demo::SESSION_ID.into(),
+            tool_calls: records.iter().filter(|r| r.hook == "PreToolUse").count(),
+            records,
+            skipped: 0,
+            subagent_files: Vec::new(),
+        });
+    }
+    crate::replay::source::resolve(name, state_dir().as_deref())
+}

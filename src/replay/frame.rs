@@ -4,42 +4,30 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use super::source::Loaded;
-use crate::engine::Machine;
-use crate::tui::{self, Entry, Model, Msg, Seq, SessionInfo, Theme};
+use crate::store::record::Record;
+use crate::tui::{self, Model, Msg, Seq, SessionInfo, Theme};
 
-/// The model after the first `k` records (all when `k` is past the end).
-pub fn model_at(
-    loaded: &Loaded,
-    machine: Option<Machine>,
-    what_if: bool,
+/// The dashboard's replay of `records` (the same model as `seed tui --replay`) with its cursor
+/// after the first `k` (all when `k` is past the end). Its clock is the last shown record's
+/// time, so the same input draws the same frame.
+pub fn replay_at(
+    info: SessionInfo,
+    seqs: Vec<Seq>,
+    records: Vec<Record>,
     theme: &str,
     k: usize,
 ) -> Model {
-    let session = SessionInfo {
-        id: loaded.session.clone(),
-        source: loaded.path.display().to_string(),
-    };
-    let seqs: Vec<Seq> = machine.into_iter().map(|m| Seq::new(m, !what_if)).collect();
-    let mut m = Model::new(session, seqs, theme);
-    let k = k.min(loaded.records.len());
-    let entries: Vec<Entry> = loaded.records[..k]
-        .iter()
-        .enumerate()
-        .map(|(i, r)| Entry {
-            offset: i as u64,
-            record: r.clone(),
-        })
-        .collect();
-    // The frame's clock is the last shown record's time, so the same input draws the same frame.
-    if let Some(now) = loaded.records[..k]
+    let k = k.min(records.len());
+    let now = records[..k]
         .iter()
         .rev()
-        .find_map(|r| tui::model::parse_ts(&r.ts))
-    {
+        .find_map(|r| tui::model::parse_ts(&r.ts));
+    let mut m = Model::new(info, seqs, theme);
+    m.start_replay(records);
+    m.jump(k);
+    if let Some(now) = now {
         tui::update(&mut m, Msg::Tick(now));
     }
-    m.apply_records(entries);
     m
 }
 

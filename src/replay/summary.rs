@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::engine::{Decision, EventKind, Facts, Machine, Phase};
+use crate::engine::{Decision, EventKind, Facts, Phase};
+use crate::tui::Seq;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct CallNote {
@@ -38,8 +39,11 @@ pub struct Summary {
     pub events_by_kind: BTreeMap<String, usize>,
     pub tool_calls: usize,
     pub tools: BTreeMap<String, usize>,
-    /// Replayed verdict kinds and decisions (`advance`, `neutral`, `deny`, `off_path`, `allow`…).
+    /// Replayed decisions of the gated calls (`allow`, `ask`, `deny`, `block`); they sum to
+    /// the calls the sequence judged.
     pub verdicts: BTreeMap<String, usize>,
+    /// The same calls by verdict kind (`advance`, `neutral`, `deny`, `off_path`).
+    pub verdict_kinds: BTreeMap<String, usize>,
     pub r#final: Option<Final>,
     /// Calls whose replayed decision differs from the recorded one.
     pub differing: Vec<CallNote>,
@@ -48,13 +52,9 @@ pub struct Summary {
     pub skipped_lines: usize,
 }
 
-/// Replay `records` through `machine` (every record when `what_if`, else those that name the
+/// Replay the records through `seq` (every record when `what_if`, else those that name the
 /// sequence or none, as the hook stepped them) and summarize.
-pub fn summarize(
-    source: &super::source::Loaded,
-    machine: Option<&Machine>,
-    what_if: bool,
-) -> Summary {
+pub fn summarize(source: &super::source::Loaded, seq: Option<&Seq>, what_if: bool) -> Summary {
     let records = &source.records;
     let mut events_by_kind = BTreeMap::new();
     let mut tools = BTreeMap::new();
@@ -79,13 +79,14 @@ pub fn summarize(
         tool_calls: source.tool_calls,
         tools,
         verdicts: BTreeMap::new(),
+        verdict_kinds: BTreeMap::new(),
         r#final: None,
         differing: Vec::new(),
         denied: Vec::new(),
         skipped_lines: source.skipped,
     };
-    let Some(m) = machine else { return s };
-    let name = m.chart.name.clone();
+    let Some(seq) = seq else { return s };
+    let (m, name) = (&*seq.machine, &seq.name);
     let first_facts = records
         .iter()
         .find_map(|r| r.step().map(|(_, _, f)| f.clone()))
@@ -95,7 +96,7 @@ pub fn summarize(
         let Some((phase, ev, facts)) = r.step() else {
             continue;
         };
-        if !what_if && !r.sequences.is_empty() && !r.sequences.contains(&name) {
+        if !what_if && !r.sequences.is_empty() && !r.sequences.contains(name) {
             continue;
         }
         let report = m.step(&mut snap, phase, ev, facts);
@@ -107,7 +108,7 @@ pub fn summarize(
             .ok()
             .and_then(|k| k.as_str().map(String::from))
             .unwrap_or_default();
-        *s.verdicts.entry(kind).or_insert(0) += 1;
+        *s.verdict_kinds.entry(kind).or_insert(0) += 1;
         *s.verdicts
             .entry(v.decision.as_str().to_string())
             .or_insert(0) += 1;
@@ -123,10 +124,14 @@ pub fn summarize(
             },
         };
         let recorded = r.verdict.as_ref().map(|rv| rv.decision);
-        if let Some(rd) = recorded
-            && rd != v.decision
+        // What-if: a call without a recorded verdict ran (a transcript, or an ungated call), so
+        // it differs wherever the sequence would not have allowed it.
+        let was = recorded.or(what_if.then_some(Decision::Allow));
+        if let Some(was) = was
+            && was != v.decision
         {
-            s.differing.push(note(Some(rd.as_str().to_string())));
+            s.differing
+                .push(note(recorded.map(|d| d.as_str().to_string())));
         }
         if matches!(v.decision, Decision::Deny | Decision::Ask) {
             s.denied
@@ -184,15 +189,19 @@ pub fn render_text(s: &Summary) -> String {
         out.push_str("sequence:   none (pass --sequence NAME to replay through one)\n");
         return out;
     };
-    let vl: Vec<String> = s.verdicts.iter().map(|(k, v)| format!("{k} {v}")).collect();
-    out.push_str(&format!(
-        "verdicts:   {}\n",
-        if vl.is_empty() {
-            "—".into()
-        } else {
-            vl.join(", ")
-        }
-    ));
+    let counts = |m: &BTreeMap<String, usize>| {
+        let v: Vec<String> = m.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        v.join(", ")
+    };
+    if s.verdicts.is_empty() {
+        out.push_str("verdicts:   —\n");
+    } else {
+        out.push_str(&format!(
+            "verdicts:   {} (by kind: {})\n",
+            counts(&s.verdicts),
+            counts(&s.verdict_kinds)
+        ));
+    }
     out.push_str(&format!(
         "final:      \"{}\" at {} — {:.0}% (highest {:.0}%){}\n",
         f.sequence,
@@ -208,7 +217,7 @@ pub fn render_text(s: &Summary) -> String {
                 "  #{:<6} {:<32} recorded {:<5} → {:<5} {}\n",
                 d.index,
                 d.tool,
-                d.recorded.as_deref().unwrap_or("—"),
+                d.recorded.as_deref().unwrap_or("ran"),
                 d.replayed,
                 d.reason
             ));

@@ -84,6 +84,8 @@ pub fn plain_if_ascii(theme: &Theme, s: &str) -> String {
             .replace('≥', ">=")
             .replace('—', "-")
             .replace('…', "...")
+            .replace('–', "-")
+            .replace('‖', "||")
             .replace('·', "|")
     } else {
         s.replace('∥', &theme.symbols.markers.parallel)

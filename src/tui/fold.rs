@@ -14,7 +14,7 @@ use crate::engine::verdict::DeniedBy;
 use crate::engine::{Event, Machine, Phase, Snapshot};
 use crate::store::record::Record;
 
-use super::lite::Rec;
+use super::lite::{Rec, VerdictView};
 use super::model::parse_ts;
 use super::rows::Rows;
 use super::sanitize;
@@ -152,6 +152,9 @@ impl Fold {
         if self.snaps.len() < seqs.len() {
             self.snaps.resize(seqs.len(), None);
         }
+        // What-if: the verdict of the first sequence that does not follow the log stands in for
+        // the recorded one, so the header and the recovery view show what it would have denied.
+        let mut judged = None;
         if let Some((phase, ev, facts)) = r.step().filter(|_| step) {
             for (i, seq) in seqs.iter().enumerate() {
                 if !seq.steps(r) {
@@ -160,13 +163,32 @@ impl Fold {
                 let snap = self.snaps[i].get_or_insert_with(|| seq.machine.start(facts));
                 let report = seq.machine.step(snap, phase, ev, facts);
                 seen(i, &report);
+                if !seq.follows_log && judged.is_none() {
+                    judged = Some(report.verdict);
+                }
             }
         }
-        self.apply_meta(r, ts);
+        match &judged {
+            Some(v) => {
+                let view = v.as_ref().map(VerdictView::of);
+                self.apply_meta_judged(r, ts, view);
+            }
+            None => self.apply_meta(r, ts),
+        }
     }
 
     /// Everything but the engines: hook health, deep-state values, denials.
     pub fn apply_meta<R: Rec + ?Sized>(&mut self, r: &R, ts: Option<i64>) {
+        self.apply_meta_judged(r, ts, r.verdict());
+    }
+
+    /// [`Fold::apply_meta`] with `verdict` in place of the recorded one.
+    fn apply_meta_judged<R: Rec + ?Sized>(
+        &mut self,
+        r: &R,
+        ts: Option<i64>,
+        verdict: Option<VerdictView<'_>>,
+    ) {
         let index = self.applied;
         self.applied += 1;
         if ts.is_some() {
@@ -192,7 +214,7 @@ impl Fold {
             }
         });
         let event = r.event();
-        if let Some(v) = r.verdict() {
+        if let Some(v) = verdict {
             if v.blocks {
                 self.health.denials += 1;
                 let event = match event {

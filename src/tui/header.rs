@@ -72,7 +72,8 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
         let state = match (rp.playing, ascii) {
             (true, false) => "▶",
             (true, true) => ">",
-            (false, false) => "⏸",
+            // Two bars, as a pause button; the bundled PNG font has no U+23F8.
+            (false, false) => "‖",
             (false, true) => "||",
         };
         top.push(Span::styled(
@@ -100,8 +101,10 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
 
     let f = m.shown();
     let h = &f.health;
+    // A side pane keeps the id's first characters, so the counts after it stay on screen.
+    let id = sanitize::clean(&m.session.id, if narrow { 9 } else { 24 });
     let mut bottom = vec![
-        Span::styled(format!(" {}", sanitize::clean(&m.session.id, 24)), head),
+        Span::styled(format!(" {}", plain_if_ascii(theme, &id)), head),
         sep(),
         Span::styled(
             format!("{}{}ev", m.at(), if narrow { "" } else { " " }),
@@ -122,29 +125,37 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
                 head.patch(theme.style(role)),
             ));
         }
-        None => bottom.push(Span::styled("hook –", head)),
+        None => bottom.push(Span::styled(plain_if_ascii(theme, "hook –"), head)),
     }
-    bottom.push(sep());
     let lapse_role = if h.lapses > 0 {
         Role::HealthErr
     } else {
         Role::HealthOk
     };
     let s = if h.lapses == 1 { "" } else { "s" };
-    bottom.push(Span::styled(
+    let lapses = Span::styled(
         format!("{} lapse{s}", h.lapses),
         head.patch(theme.style(lapse_role)),
-    ));
-    bottom.push(sep());
+    );
     let deny_role = if h.denials > 0 {
         Role::ToolsDenied
     } else {
         Role::HealthOk
     };
-    bottom.push(Span::styled(
+    let denied = Span::styled(
         format!("{} denied", h.denials),
         head.patch(theme.style(deny_role)),
-    ));
+    );
+    // Narrow, denials come first: what a cut line keeps should be what the user acts on.
+    let counts = if narrow {
+        [denied, lapses]
+    } else {
+        [lapses, denied]
+    };
+    for c in counts {
+        bottom.push(sep());
+        bottom.push(c);
+    }
     if m.malformed > 0 {
         bottom.push(sep());
         bottom.push(Span::styled(
@@ -152,7 +163,19 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
             head.patch(theme.style(Role::HealthWarn)),
         ));
     }
-    let top_w: usize = top.iter().map(Span::width).sum();
+    // Narrow, the sequence name gives way so enforcement and the replay state stay visible.
+    let mut top_w: usize = top.iter().map(Span::width).sum();
+    let width = area.width as usize;
+    if narrow && top_w > width {
+        let keep = sequence
+            .chars()
+            .count()
+            .saturating_sub(top_w - width)
+            .max(4);
+        let name = sanitize::clean(sequence, keep);
+        top[0] = Span::styled(format!(" {}", plain_if_ascii(theme, &name)), head);
+        top_w = top.iter().map(Span::width).sum();
+    }
     let mut lines = vec![Line::from(top), Line::from(bottom)];
     if m.replay.is_some() {
         lines.push(scrubber::line(m, theme, area.width as usize));

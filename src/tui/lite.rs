@@ -31,6 +31,19 @@ pub struct VerdictView<'a> {
     pub repeat: u32,
 }
 
+impl<'a> VerdictView<'a> {
+    pub fn of(v: &'a crate::engine::Verdict) -> VerdictView<'a> {
+        VerdictView {
+            blocks: v.blocks(),
+            warning: v.warning.is_some(),
+            ask: v.decision == Decision::Ask,
+            reason: &v.reason,
+            denied_by: v.denied_by.as_ref(),
+            repeat: v.repeat,
+        }
+    }
+}
+
 pub trait Rec {
     fn ts(&self) -> &str;
     fn hook(&self) -> &str;
@@ -80,14 +93,7 @@ impl Rec for Record {
         }
     }
     fn verdict(&self) -> Option<VerdictView<'_>> {
-        self.verdict.as_ref().map(|v| VerdictView {
-            blocks: v.blocks(),
-            warning: v.warning.is_some(),
-            ask: v.decision == Decision::Ask,
-            reason: &v.reason,
-            denied_by: v.denied_by.as_ref(),
-            repeat: v.repeat,
-        })
+        self.verdict.as_ref().map(VerdictView::of)
     }
     fn for_each_fact(&self, f: &mut dyn FnMut(&str, &Value)) {
         for (k, v) in &self.facts {

@@ -3,6 +3,7 @@
 //! the terminal loop in [`app`].
 
 pub mod app;
+mod ascii;
 pub mod classify;
 pub mod common;
 pub mod deep_state;
@@ -80,5 +81,8 @@ pub fn render_buffer(area: Rect, buf: &mut Buffer, m: &Model, theme: &Theme) {
         Overlay::Help => help::render(m, theme, area, buf),
         Overlay::Sessions { .. } => sessions::render(m, theme, area, buf),
         Overlay::None => {}
+    }
+    if theme.symbols.bar_full.is_ascii() {
+        ascii::fold_to_ascii(buf, area);
     }
 }

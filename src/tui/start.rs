@@ -102,28 +102,46 @@ pub fn target(opts: &Options, listed: Option<&Listed>) -> Target {
 /// named with `--sequence` (what-if: it steps every record), else the ones the records name.
 pub fn replay_target(opts: &Options, source: &str) -> Result<(Target, Vec<Record>), String> {
     let loaded = crate::replay::source::resolve(source, Some(&opts.state))?;
-    let mut notices = Vec::new();
-    let mut seqs = Vec::new();
+    replay_loaded(opts, loaded)
+}
+
+/// The sequences a replay of `records` steps, and why any named one could not be loaded:
+/// `--sequence` alone (what-if), else each sequence the records name, as the hook saved it for
+/// the session (overrides included) or else by name.
+pub fn replay_seqs(
+    opts: &Options,
+    session: &str,
+    records: &[Record],
+) -> Result<(Vec<Seq>, Vec<String>), String> {
     if let Some(name) = &opts.sequence {
         let search = machines_search_dirs(opts.project.as_deref(), &opts.state);
         let l = dialects::resolve(name, &search)
             .map_err(|e| format!("cannot load sequence `{name}`: {e}"))?;
-        seqs.push(Seq::new(Machine::new(l.chart), false));
-    } else {
-        let mut names: Vec<&String> = Vec::new();
-        for n in loaded.records.iter().flat_map(|r| &r.sequences) {
-            if !names.contains(&n) {
-                names.push(n);
-            }
-        }
-        let cfg = feed_config(opts, &loaded.session, None, &[], 0);
-        for n in names {
-            match load_sequence(&cfg, n) {
-                Ok(s) => seqs.push(s),
-                Err(e) => notices.push(e),
-            }
+        return Ok((vec![Seq::new(Machine::new(l.chart), false)], Vec::new()));
+    }
+    let mut names: Vec<&String> = Vec::new();
+    for n in records.iter().flat_map(|r| &r.sequences) {
+        if !names.contains(&n) {
+            names.push(n);
         }
     }
+    let cfg = feed_config(opts, session, None, &[], 0);
+    let (mut seqs, mut notices) = (Vec::new(), Vec::new());
+    for n in names {
+        match load_sequence(&cfg, n) {
+            Ok(s) => seqs.push(s),
+            Err(e) => notices.push(e),
+        }
+    }
+    Ok((seqs, notices))
+}
+
+/// [`replay_target`] of a source already read (`seed screenshot`, the bundled demo).
+pub fn replay_loaded(
+    opts: &Options,
+    loaded: crate::replay::source::Loaded,
+) -> Result<(Target, Vec<Record>), String> {
+    let (seqs, mut notices) = replay_seqs(opts, &loaded.session, &loaded.records)?;
     if loaded.skipped > 0 {
         notices.push(format!("{} lines were not events", loaded.skipped));
     }

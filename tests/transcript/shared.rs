@@ -3,7 +3,10 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use seed::engine::Machine;
 use seed::protocol::transcript::read_transcript;
+use seed::replay::{frame, source, summary};
+use seed::tui::{Seq, SessionInfo};
 
 /// Distinct `tool_use` block ids, counted independently of the reader.
 fn distinct_tool_use_ids(path: &Path) -> usize {
@@ -79,6 +82,7 @@ fn shared_real_transcripts_read_and_count_every_tool_call_once() {
             t.records.iter().all(|r| !r.ts.is_empty()),
             "{name}: every record has a time"
         );
+        replays(&path, expected);
         println!(
             "{name}: {} records, {} calls, {} prompts, {} stops, {} skipped",
             t.records.len(),
@@ -88,4 +92,46 @@ fn shared_real_transcripts_read_and_count_every_tool_call_once() {
             t.skipped_lines
         );
     }
+}
+
+/// The transcript replays as `seed replay` and `seed tui --replay` do: the summary counts each
+/// call once, and a what-if replay through a shipped sequence folds every record, judges every
+/// call and lists exactly the calls it would not have allowed as differing.
+fn replays(path: &Path, calls: usize) {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let loaded = source::resolve(&path.display().to_string(), None).expect("resolves");
+    let plain = summary::summarize(&loaded, None, false);
+    assert_eq!(plain.tool_calls, calls, "{name}");
+    assert_eq!(plain.tools.values().sum::<usize>(), calls, "{name}");
+
+    let chart = seed::dialects::builtin("compound_intelligence")
+        .expect("built-in")
+        .expect("loads");
+    let seq = Seq::new(Machine::new(chart.chart), false);
+    let s = summary::summarize(&loaded, Some(&seq), true);
+    assert_eq!(
+        s.verdicts.values().sum::<usize>(),
+        calls,
+        "{name}: every call judged"
+    );
+    let denied: Vec<usize> = s.denied.iter().map(|d| d.index).collect();
+    let differing: Vec<usize> = s.differing.iter().map(|d| d.index).collect();
+    assert_eq!(
+        differing, denied,
+        "{name}: the calls ran, so each refusal differs"
+    );
+    assert!(s.r#final.is_some(), "{name}");
+
+    let records = loaded.records.clone();
+    let n = records.len();
+    let mut m = frame::replay_at(SessionInfo::default(), vec![seq], records, "default", n);
+    let rp = m.replay.as_ref().expect("a replay");
+    assert_eq!(rp.len(), n, "{name}");
+    assert_eq!(
+        rp.diffs.len(),
+        s.differing.len(),
+        "{name}: the dashboard marks the same calls"
+    );
+    m.jump(n / 2);
+    assert_eq!(m.cursor(), n / 2, "{name}");
 }
