@@ -230,7 +230,7 @@ fn the_demo_plays_the_bundled_session_to_the_end_and_cleans_up() {
     for _ in 0..6 {
         tmux.run(&["send-keys", "-t", "e2e", "+"]);
     }
-    let end = format!("REPLAY {records}/{records} ⏸ 64×");
+    let end = format!("REPLAY {records}/{records} ‖ 64×");
     let s = tmux.wait_for("the end of the session", |s| s.contains(&end));
     assert!(s.contains("waypoint.complete_journey"), "{s}");
     assert!(s.contains("100%"), "{s}");

@@ -346,7 +346,7 @@ fn header_shows_playback_and_the_scrubber_marks_denials() {
     update(&mut m, key('n'));
     let screen = lines(&draw(&m, 100, 30));
     assert!(
-        screen[0].contains("REPLAY") && screen[0].contains("⏸ 1×"),
+        screen[0].contains("REPLAY") && screen[0].contains("‖ 1×"),
         "{}",
         screen[0]
     );
