@@ -172,7 +172,7 @@ pub struct InstallArgs {
     /// Sequence the hooks should use.
     #[arg(long, value_name = "NAME|PATH")]
     pub sequence: Option<String>,
-    /// Also register `seed mcp` in the project's `.mcp.json`.
+    /// Also (un)register `seed mcp` in the project's `.mcp.json`.
     #[arg(long)]
     pub mcp: bool,
     /// Print the change as a diff and write nothing.

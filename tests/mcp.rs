@@ -267,7 +267,15 @@ fn content_tools_serve_seed_files_and_fall_back_to_the_sequence() {
         "add_to_seed",
         json!({"file_name": "mine.json", "text": proposal, "write": true}),
     );
-    assert!(home.path().join("sequences/mine.json").is_file());
+    let saved = home.path().join("sequences/mine.json");
+    assert_eq!(std::fs::read_to_string(&saved).unwrap(), proposal);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&saved), 0o600, "saved like the rest of the store");
+        assert_eq!(mode(&home.path().join("sequences")), 0o700);
+    }
 }
 
 #[test]

@@ -7,7 +7,7 @@
 //! a constraint, reader objects, `steps` on a layer, `{ "tool", "input" }` entries in
 //! `next_allowed`, and `description` on a tool.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -358,10 +358,12 @@ fn railroad(
     let spans = key_spans(cx.text, "\"tool_transitions\"", transitions.keys());
     // Collect edges first: tools named only in next_allowed are states too.
     let mut order: Vec<String> = Vec::new();
+    // Membership by set: a long chain must load in linear time.
+    let mut seen: HashSet<String> = HashSet::new();
     let mut edges: Vec<(String, String, Pattern)> = Vec::new();
     let mut descriptions: BTreeMap<String, String> = BTreeMap::new();
     for (tool, spec) in transitions {
-        if !order.contains(tool) {
+        if seen.insert(tool.clone()) {
             order.push(tool.clone());
         }
         let spec = spec.as_object().ok_or_else(|| {
@@ -390,7 +392,7 @@ fn railroad(
         };
         for n in &next {
             let (name, pat) = next_entry(cx, tool, n)?;
-            if !order.contains(&name) {
+            if seen.insert(name.clone()) {
                 order.push(name.clone());
             }
             edges.push((tool.clone(), name, pat));
@@ -403,8 +405,9 @@ fn railroad(
     b.state_mut(start).label = "start".into();
     b.set_initial(parent, start);
     let mut ids = BTreeMap::new();
+    let sources: HashSet<&str> = edges.iter().map(|(f, _, _)| f.as_str()).collect();
     for tool in &order {
-        let has_next = edges.iter().any(|(f, _, _)| f == tool);
+        let has_next = sources.contains(tool.as_str());
         let kind = if has_next {
             StateKind::Atomic
         } else {
@@ -441,9 +444,14 @@ fn railroad(
             ));
         }
         None => {
+            let led_to: HashSet<&str> = edges
+                .iter()
+                .filter(|(f, to, _)| f != to)
+                .map(|(_, to, _)| to.as_str())
+                .collect();
             let s: Vec<String> = order
                 .iter()
-                .filter(|t| !edges.iter().any(|(f, to, _)| to == *t && f != *t))
+                .filter(|t| !led_to.contains(t.as_str()))
                 .cloned()
                 .collect();
             if s.is_empty() {
@@ -949,7 +957,7 @@ fn key_spans<'k>(
     section: &str,
     keys: impl Iterator<Item = &'k String>,
 ) -> BTreeMap<String, crate::engine::ir::Span> {
-    let index = LineIndex::new(text);
+    let mut index = LineIndex::new(text);
     let mut out = BTreeMap::new();
     let mut from = text.find(section).map(|i| i + section.len()).unwrap_or(0);
     for k in keys {

@@ -129,7 +129,8 @@ impl Machine {
     /// A loop (strongly connected set of atomic states) that no transition leaves and that
     /// holds no ending traps the agent forever.
     fn lint_cycles(&self, out: &mut Vec<Lint>) {
-        use petgraph::algo::tarjan_scc;
+        // Kosaraju: petgraph's walk is iterative, so a 100k-state chain cannot overflow the stack.
+        use petgraph::algo::kosaraju_scc;
         use petgraph::graph::DiGraph;
         let chart = &self.chart;
         let mut g: DiGraph<StateId, ()> = DiGraph::new();
@@ -143,7 +144,7 @@ impl Machine {
                 g.update_edge(nodes[s.id.index()], nodes[e.index()], ());
             }
         }
-        for comp in tarjan_scc(&g) {
+        for comp in kosaraju_scc(&g) {
             let members: BTreeSet<StateId> = comp.iter().map(|n| g[*n]).collect();
             let Some(&first) = members.iter().next() else {
                 continue;

@@ -306,10 +306,10 @@ fn add_to_seed(ctx: &McpContext, args: &Map<String, Value>) -> Result<ToolOutput
                 ToolError::Failed("no state directory: set SEED_HOME to save sequences".into())
             })?
             .join("sequences");
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| ToolError::Failed(format!("{}: {e}", dir.display())))?;
+        // The store's rules: 0700 directories, 0600 files, no foreign symlinks, whole files.
+        crate::store::paths::ensure_dir(&dir).map_err(|e| ToolError::Failed(e.to_string()))?;
         let path = dir.join(&file_name);
-        std::fs::write(&path, text.as_bytes())
+        crate::store::paths::write_atomic(&path, text.as_bytes())
             .map_err(|e| ToolError::Failed(format!("{}: {e}", path.display())))?;
         out.push_str(&format!("saved to {}\n", path.display()));
         written = Some(path.display().to_string());

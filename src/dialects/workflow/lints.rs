@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use petgraph::algo::tarjan_scc;
+use petgraph::algo::kosaraju_scc;
 use petgraph::graph::DiGraph;
 
 use super::compile::Cx;
@@ -122,7 +122,7 @@ fn eventless_loops(chart: &Chart, out: &mut Vec<Lint>) {
             g.add_edge(idx[t.source.index()], idx[x.index()], ());
         }
     }
-    for comp in tarjan_scc(&g) {
+    for comp in kosaraju_scc(&g) {
         if comp.len() < 2
             && !comp
                 .first()
