@@ -4,6 +4,7 @@
 //! cargo bench --bench hook                 # 500 runs per size
 //! SEED_BENCH_RUNS=2000 cargo bench --bench hook
 //! SEED_BENCH_SIZES=0,10000 cargo bench --bench hook
+//! SEED_BENCH_BASELINE=/path/to/other/seed cargo bench --bench hook   # A/B in the same run
 //!
 //! Targets (ARCHITECTURE §6): p50 ≤ 2 ms, p50 ≤ 2.5× `/bin/true`, flat within ±20% across sizes.
 
@@ -75,8 +76,10 @@ fn main() {
     let state = tmp.join("state");
     let heaven = tmp.join("heaven");
     std::fs::create_dir_all(&heaven).expect("tmp");
-    let hook = |session: &str| {
-        let mut c = Command::new(&bin);
+    // Another build of seed timed in the same loop (same sessions, same machine load).
+    let baseline: Option<PathBuf> = std::env::var_os("SEED_BENCH_BASELINE").map(PathBuf::from);
+    let hook_with = |bin: &Path, session: &str| {
+        let mut c = Command::new(bin);
         c.args(["hook", "--sequence", SEQUENCE, "PreToolUse"])
             .env_clear()
             .env("SEED_HOME", &state)
@@ -87,6 +90,7 @@ fn main() {
         let _ = session;
         c
     };
+    let hook = |session: &str| hook_with(&bin, session);
     let sessions: Vec<(usize, String)> = sizes.iter().map(|n| (*n, format!("bench-{n}"))).collect();
     for (n, s) in &sessions {
         let t0 = Instant::now();
@@ -100,10 +104,14 @@ fn main() {
     }
     let mut t_true = Vec::with_capacity(runs);
     let mut t_hook: Vec<Vec<f64>> = vec![Vec::with_capacity(runs); sessions.len()];
+    let mut t_base: Vec<Vec<f64>> = vec![Vec::with_capacity(runs); sessions.len()];
     for _ in 0..runs {
         t_true.push(spawn(&mut Command::new("/bin/true"), b"{}"));
         for (k, (_, s)) in sessions.iter().enumerate() {
             t_hook[k].push(spawn(&mut hook(s), payload(s).as_bytes()));
+            if let Some(b) = &baseline {
+                t_base[k].push(spawn(&mut hook_with(b, s), payload(s).as_bytes()));
+            }
         }
     }
     let sort = |v: &mut Vec<f64>| v.sort_by(f64::total_cmp);
@@ -133,6 +141,21 @@ fn main() {
             pct(&t_hook[k], 0.95),
             p50 / true_p50
         );
+    }
+    if let Some(b) = &baseline {
+        for (k, (n, _)) in sessions.iter().enumerate() {
+            sort(&mut t_base[k]);
+            let p50 = pct(&t_base[k], 0.5);
+            println!(
+                "{:<22} {:>9.3} {:>9.3} {:>10.2}   (this build / baseline: {:.2})",
+                format!("baseline, {n} records"),
+                p50,
+                pct(&t_base[k], 0.95),
+                p50 / true_p50,
+                p50s[k] / p50
+            );
+        }
+        println!("baseline: {}", b.display());
     }
     let (lo, hi) = p50s
         .iter()

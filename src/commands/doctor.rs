@@ -168,9 +168,9 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
     }
     let report = json!({ "ok": ok, "installed": installed, "files": files, "checks": checks });
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        print_text(&report);
+        print_text(&report)?;
     }
     Ok(if ok {
         ExitCode::SUCCESS
@@ -194,50 +194,50 @@ impl Drop for TempDir {
     }
 }
 
-fn print_text(r: &Value) {
+fn print_text(r: &Value) -> std::io::Result<()> {
     let list = |v: &Value| v.as_array().cloned().unwrap_or_default();
     for f in list(&r["files"]) {
         let path = f["path"].as_str().unwrap_or("");
         match f.get("error").and_then(Value::as_str) {
-            Some(e) => println!("✗ {} settings: {e}", f["scope"].as_str().unwrap_or("")),
-            None => println!(
+            Some(e) => outln!("✗ {} settings: {e}", f["scope"].as_str().unwrap_or(""))?,
+            None => outln!(
                 "• {} settings {path}: {} seed entr{}",
                 f["scope"].as_str().unwrap_or(""),
                 f["entries"],
                 if f["entries"] == 1 { "y" } else { "ies" }
-            ),
+            )?,
         }
         for m in list(&f["missing"]) {
-            println!("  ✗ no entry for {}", m.as_str().unwrap_or(""));
+            outln!("  ✗ no entry for {}", m.as_str().unwrap_or(""))?;
         }
     }
     if r["installed"] == false {
-        println!(
+        outln!(
             "• seed is not in any settings file (run `seed install`, or use the plugin in hooks/hooks.json)"
-        );
+        )?;
     }
     for c in list(&r["checks"]) {
         let mark = if c["ok"] == true { "✓" } else { "✗" };
-        println!(
+        outln!(
             "{mark} {} {:<18} {:>7.2} ms  {}",
             c["scope"].as_str().unwrap_or(""),
             c["event"].as_str().unwrap_or(""),
             c["ms"].as_f64().unwrap_or(0.0),
             c["command"].as_str().unwrap_or("")
-        );
+        )?;
         for p in list(&c["problems"]) {
-            println!("    {}", p.as_str().unwrap_or(""));
+            outln!("    {}", p.as_str().unwrap_or(""))?;
         }
         if let Some(e) = c["stderr"].as_str().filter(|s| !s.is_empty()) {
-            println!("    stderr: {e}");
+            outln!("    stderr: {e}")?;
         }
     }
-    println!(
+    outln!(
         "{}",
         if r["ok"] == true {
             "doctor: all good"
         } else {
             "doctor: problems found"
         }
-    );
+    )
 }

@@ -342,15 +342,15 @@ fn update_file(
     };
     let shown = path.display().to_string();
     if !changed {
-        println!("no change: {shown} is already as seed wants it");
+        outln!("no change: {shown} is already as seed wants it")?;
         return Ok(());
     }
     if dry_run {
         let diff = similar::TextDiff::from_lines(&old_text, &new_text);
-        print!(
+        out!(
             "{}",
             diff.unified_diff().context_radius(3).header(&shown, &shown)
-        );
+        )?;
         return Ok(());
     }
     if let Some(o) = &old {
@@ -365,6 +365,6 @@ fn update_file(
         "installed seed's"
     };
     let prep = if uninstall { "from" } else { "in" };
-    println!("{verb} {what} {prep} {shown}");
+    outln!("{verb} {what} {prep} {shown}")?;
     Ok(())
 }

@@ -1,5 +1,15 @@
 //! One file per subcommand. Each returns an exit code or a one-line error.
 
+/// `print!` for a command's results: a reader that stops early (`seed sequences | head`) ends
+/// the output quietly instead of panicking; other write errors are returned.
+macro_rules! out {
+    ($($t:tt)*) => { $crate::commands::write_out(format_args!($($t)*)) };
+}
+/// `println!` with the same rule as `out!`.
+macro_rules! outln {
+    ($($t:tt)*) => { $crate::commands::write_out(format_args!("{}\n", format_args!($($t)*))) };
+}
+
 pub mod demo;
 pub mod doctor;
 pub mod hook;
@@ -16,8 +26,17 @@ pub mod view;
 
 pub use view::state_dir;
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+pub(crate) fn write_out(args: std::fmt::Arguments<'_>) -> std::io::Result<()> {
+    let mut o = std::io::stdout().lock();
+    match o.write_fmt(args).and_then(|()| o.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r,
+    }
+}
 
 /// A command's failure: printed as one line, exit code 1.
 pub type CmdError = Box<dyn std::error::Error + Send + Sync>;

@@ -23,9 +23,9 @@ pub fn run(args: cli::ReplayArgs) -> CmdResult {
     }
     let s = summary::summarize(&loaded, seqs.first(), args.sequence.is_some());
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&s)?);
+        outln!("{}", serde_json::to_string_pretty(&s)?)?;
     } else {
-        print!("{}", summary::render_text(&s));
+        out!("{}", summary::render_text(&s))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -84,9 +84,9 @@ pub fn to_json(list: &[Result<SequenceInfo, dialects::LoadError>]) -> Vec<serde_
 pub fn run(args: crate::cli::JsonArg) -> CmdResult {
     let list = list();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&to_json(&list))?);
+        outln!("{}", serde_json::to_string_pretty(&to_json(&list))?)?;
     } else {
-        print!("{}", render_text(&list));
+        out!("{}", render_text(&list))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -66,7 +66,7 @@ fn print_statuses(statuses: &[Status], recovery: bool, json: bool) -> CmdResult 
             .collect();
         texts.join("\n\n")
     };
-    println!("{}", out.trim_end());
+    outln!("{}", out.trim_end())?;
     Ok(ExitCode::SUCCESS)
 }
 

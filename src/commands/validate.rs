@@ -128,9 +128,9 @@ pub fn render_text(reports: &[FileReport]) -> String {
 pub fn run(args: crate::cli::ValidateArgs) -> CmdResult {
     let reports = validate_paths(&args.paths);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&reports)?);
+        outln!("{}", serde_json::to_string_pretty(&reports)?)?;
     } else {
-        print!("{}", render_text(&reports));
+        out!("{}", render_text(&reports))?;
     }
     let failed = reports.iter().any(|r| r.errors() > 0);
     Ok(if failed {

@@ -1,7 +1,18 @@
 //! A chart compiled for stepping: candidate order per state and progress intervals, computed once.
 
+use serde::{Deserialize, Serialize};
+
 use super::ir::{Chart, StateId, StateKind, Trigger};
 use super::progress::Intervals;
+
+/// What `Machine::new` derives from a chart, kept by hosts that cache compiled charts (the
+/// hook): recomputing it costs more than reading it back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Compiled {
+    pub fingerprint: String,
+    candidates: Vec<Vec<usize>>,
+    intervals: Intervals,
+}
 
 #[derive(Debug, Clone)]
 pub struct Machine {
@@ -22,22 +33,7 @@ impl Machine {
     /// A machine whose chart fingerprint is already known (a host's compiled-chart cache saved
     /// it with the chart), skipping the serialization `new` does to compute it.
     pub fn with_fingerprint(chart: Chart, fingerprint: String) -> Machine {
-        let mut candidates = vec![Vec::new(); chart.states.len()];
-        for (i, t) in chart.transitions.iter().enumerate() {
-            candidates[t.source.index()].push(i);
-        }
-        for list in &mut candidates {
-            list.sort_by_key(|&i| {
-                let rank = match &chart.transitions[i].trigger {
-                    Trigger::Event(p) | Trigger::Error(p) if p.is_glob() => {
-                        let len = p.alts.iter().map(|a| a.glob.len()).max().unwrap_or(0);
-                        (1usize, usize::MAX - len)
-                    }
-                    _ => (0, 0),
-                };
-                (rank, i)
-            });
-        }
+        let candidates = candidate_order(&chart);
         let intervals = Intervals::compute(&chart);
         Machine {
             chart,
@@ -46,6 +42,60 @@ impl Machine {
             intervals,
         }
     }
+
+    /// The derived parts, for a cache.
+    pub fn compiled(&self) -> Compiled {
+        Compiled {
+            fingerprint: self.fingerprint.clone(),
+            candidates: self.candidates.clone(),
+            intervals: self.intervals.clone(),
+        }
+    }
+
+    /// A machine from a chart and the parts `compiled` saved for that same chart. Parts whose
+    /// shape does not fit the chart (a stale or damaged cache) are recomputed.
+    pub fn from_compiled(chart: Chart, parts: Compiled) -> Machine {
+        let n = chart.states.len();
+        let fits = parts.candidates.len() == n
+            && parts.intervals.span.len() == n
+            && parts.intervals.in_loop.len() == n
+            && parts.intervals.weight.len() == n
+            && parts
+                .candidates
+                .iter()
+                .flatten()
+                .all(|&t| t < chart.transitions.len());
+        if !fits {
+            return Machine::with_fingerprint(chart, parts.fingerprint);
+        }
+        Machine {
+            chart,
+            fingerprint: parts.fingerprint,
+            candidates: parts.candidates,
+            intervals: parts.intervals,
+        }
+    }
+}
+
+/// Per state: its transitions in candidate order (see `Machine::candidates`).
+fn candidate_order(chart: &Chart) -> Vec<Vec<usize>> {
+    let mut candidates = vec![Vec::new(); chart.states.len()];
+    for (i, t) in chart.transitions.iter().enumerate() {
+        candidates[t.source.index()].push(i);
+    }
+    for list in &mut candidates {
+        list.sort_by_key(|&i| {
+            let rank = match &chart.transitions[i].trigger {
+                Trigger::Event(p) | Trigger::Error(p) if p.is_glob() => {
+                    let len = p.alts.iter().map(|a| a.glob.len()).max().unwrap_or(0);
+                    (1usize, usize::MAX - len)
+                }
+                _ => (0, 0),
+            };
+            (rank, i)
+        });
+    }
+    candidates
 }
 
 impl Machine {

@@ -20,7 +20,7 @@ pub mod verdict;
 
 pub use event::{Event, EventKind};
 pub use ir::{Chart, StateId};
-pub use machine::Machine;
+pub use machine::{Compiled, Machine};
 pub use pattern::Pattern;
 pub use progress::Progress;
 pub use snapshot::{Facts, Snapshot};

@@ -12,7 +12,7 @@ use super::ir::{Chart, StateId, StateKind, Trigger};
 use super::machine::Machine;
 use super::snapshot::Snapshot;
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Intervals {
     /// Per state: its interval inside its parent, in [0, 1].
     pub span: Vec<(f64, f64)>,

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
 use crate::dialects;
-use crate::engine::{Chart, Machine};
+use crate::engine::{Chart, Compiled, Machine};
 use crate::store::paths;
 
 /// Extensions `dialects::resolve` tries for a name in a search directory, in its order.
@@ -23,7 +23,7 @@ const MAX_CACHE_BYTES: u64 = 64 * 1024 * 1024;
 struct Entry {
     key: String,
     source: String,
-    fingerprint: String,
+    compiled: Compiled,
     chart: Chart,
 }
 
@@ -125,7 +125,7 @@ pub fn machine(
         && let Ok(e) = serde_json::from_slice::<Entry>(&bytes)
         && &e.key == k
     {
-        return Ok((Machine::with_fingerprint(e.chart, e.fingerprint), e.source));
+        return Ok((Machine::from_compiled(e.chart, e.compiled), e.source));
     }
     let loaded = dialects::resolve(entry, dirs)?;
     let mut chart = loaded.chart;
@@ -135,7 +135,7 @@ pub fn machine(
         let e = Entry {
             key: k,
             source: loaded.source.clone(),
-            fingerprint: machine.fingerprint.clone(),
+            compiled: machine.compiled(),
             chart: machine.chart.clone(),
         };
         let path = entry_path(state, &e.key);

@@ -6,6 +6,7 @@ pub mod paths;
 pub mod readers;
 pub mod record;
 pub mod redact;
+pub mod secrets;
 pub mod sessions;
 pub mod snapshot;
 pub mod tail;

@@ -1,135 +1,11 @@
-//! Secrets out, sizes bounded, before anything is written. Hand-written scanners rather than
-//! regexes: compiling a regex set costs more than the whole hook budget.
+//! Secrets out, sizes bounded, before anything is written (the scanners are in `secrets`).
 
 use serde_json::Value;
 
 use super::record::ResponseInfo;
+use super::secrets::{secret_spans, sensitive_key};
 
 pub const REDACTED: &str = "[REDACTED]";
-
-/// Token shapes: prefix, minimum length after it, and whether `-` is part of the token.
-const PREFIXES: &[(&str, usize, bool)] = &[
-    ("sk-ant-", 20, true),
-    ("sk-proj-", 20, true),
-    ("sk-", 20, true),
-    ("ghp_", 30, false),
-    ("gho_", 30, false),
-    ("ghu_", 30, false),
-    ("ghs_", 30, false),
-    ("ghr_", 30, false),
-    ("github_pat_", 30, false),
-    ("glpat-", 20, true),
-    ("xoxb-", 10, true),
-    ("xoxp-", 10, true),
-    ("xoxa-", 10, true),
-    ("xoxs-", 10, true),
-    ("AKIA", 16, false),
-    ("ASIA", 16, false),
-    ("AIza", 30, true),
-    ("npm_", 30, false),
-    ("hf_", 30, false),
-];
-
-const HEADER_WORDS: &[&str] = &["Authorization", "authorization", "AUTHORIZATION"];
-const BEARER_WORDS: &[&str] = &["Bearer ", "bearer ", "BEARER ", "Basic ", "basic "];
-
-fn token_char(b: u8, dash: bool) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || (dash && b == b'-')
-}
-
-fn find_all<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
-    memchr::memmem::find_iter(hay.as_bytes(), needle.as_bytes())
-}
-
-/// Byte spans of secrets in `s`.
-fn secret_spans(s: &str) -> Vec<(usize, usize)> {
-    let b = s.as_bytes();
-    let mut spans = Vec::new();
-    let boundary = |at: usize| at == 0 || !token_char(b[at - 1], true);
-    for &(prefix, min, dash) in PREFIXES {
-        for at in find_all(s, prefix) {
-            if !boundary(at) {
-                continue;
-            }
-            let start = at + prefix.len();
-            let end = start
-                + b[start..]
-                    .iter()
-                    .take_while(|c| token_char(**c, dash))
-                    .count();
-            if end - start >= min {
-                spans.push((at, end));
-            }
-        }
-    }
-    // JWTs: three base64url segments, the first starting `eyJ`.
-    for at in find_all(s, "eyJ") {
-        if !boundary(at) {
-            continue;
-        }
-        let len = b[at..]
-            .iter()
-            .take_while(|c| token_char(**c, true) || **c == b'.')
-            .count();
-        let dots = b[at..at + len].iter().filter(|c| **c == b'.').count();
-        if dots >= 2 && len >= 30 {
-            spans.push((at, at + len));
-        }
-    }
-    // `Authorization: <anything up to the end of the value>`.
-    for word in HEADER_WORDS {
-        for at in find_all(s, word) {
-            let mut i = at + word.len();
-            while i < b.len() && matches!(b[i], b'"' | b'\'' | b':' | b'=' | b' ' | b'\\') {
-                i += 1;
-            }
-            let end = i + b[i..]
-                .iter()
-                .take_while(|c| !matches!(**c, b'"' | b'\'' | b'\n' | b'\r' | b'\\' | b','))
-                .count();
-            if end > i {
-                spans.push((i, end));
-            }
-        }
-    }
-    for word in BEARER_WORDS {
-        for at in find_all(s, word) {
-            let start = at + word.len();
-            let end = start
-                + b[start..]
-                    .iter()
-                    .take_while(|c| {
-                        token_char(**c, true) || matches!(**c, b'.' | b'+' | b'/' | b'=')
-                    })
-                    .count();
-            if end - start >= 16 {
-                spans.push((start, end));
-            }
-        }
-    }
-    // PEM private keys, up to their END line (or the end of the text).
-    for at in find_all(s, "-----BEGIN ") {
-        let head_end = match s[at..].find("-----\n").or_else(|| s[at..].find("-----\\n")) {
-            Some(e) => at + e,
-            None => continue,
-        };
-        if !s[at..head_end].contains("PRIVATE KEY") {
-            continue;
-        }
-        let end = match s[head_end..].find("-----END ") {
-            Some(e) => {
-                let from = head_end + e + 9;
-                s[from..]
-                    .find("-----")
-                    .map(|x| from + x + 5)
-                    .unwrap_or(s.len())
-            }
-            None => s.len(),
-        };
-        spans.push((at, end));
-    }
-    spans
-}
 
 /// `s` with every secret replaced by `[REDACTED]`; `None` when nothing was found.
 pub fn redact_str(s: &str) -> Option<String> {
@@ -151,23 +27,6 @@ pub fn redact_str(s: &str) -> Option<String> {
     }
     out.push_str(&s[pos..]);
     Some(out)
-}
-
-/// Field names whose string values are secrets whatever they look like.
-fn sensitive_key(key: &str) -> bool {
-    let k: String = key
-        .chars()
-        .filter(|c| *c != '_' && *c != '-')
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    k.ends_with("token")
-        || k.ends_with("secret")
-        || k.ends_with("password")
-        || k.ends_with("apikey")
-        || matches!(
-            k.as_str(),
-            "authorization" | "privatekey" | "passwd" | "cookie"
-        )
 }
 
 /// Redact every string of a JSON tree in place.

@@ -1,0 +1,373 @@
+//! Where secrets are in a text: token shapes, JWTs, `Authorization` values, PEM private keys,
+//! `password=…`-style assignments, URL credentials and bare AWS secret keys. Hand-written
+//! scanners rather than regexes: compiling a regex set costs more than the whole hook budget,
+//! and each scanner here is one linear pass.
+
+/// Token shapes: prefix, minimum length after it, and whether `-` is part of the token.
+const PREFIXES: &[(&str, usize, bool)] = &[
+    ("sk-ant-", 20, true),
+    ("sk-proj-", 20, true),
+    ("sk-", 20, true),
+    ("ghp_", 30, false),
+    ("gho_", 30, false),
+    ("ghu_", 30, false),
+    ("ghs_", 30, false),
+    ("ghr_", 30, false),
+    ("github_pat_", 30, false),
+    ("glpat-", 20, true),
+    ("xoxb-", 10, true),
+    ("xoxp-", 10, true),
+    ("xoxa-", 10, true),
+    ("xoxs-", 10, true),
+    ("AKIA", 16, false),
+    ("ASIA", 16, false),
+    ("AIza", 30, true),
+    ("npm_", 30, false),
+    ("hf_", 30, false),
+];
+
+const HEADER_WORDS: &[&str] = &["Authorization", "authorization", "AUTHORIZATION"];
+const BEARER_WORDS: &[&str] = &["Bearer ", "bearer ", "BEARER ", "Basic ", "basic "];
+
+fn token_char(b: u8, dash: bool) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || (dash && b == b'-')
+}
+
+fn find_all<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
+    memchr::memmem::find_iter(hay.as_bytes(), needle.as_bytes())
+}
+
+/// Byte spans of secrets in `s`.
+pub(crate) fn secret_spans(s: &str) -> Vec<(usize, usize)> {
+    let b = s.as_bytes();
+    let mut spans = Vec::new();
+    let boundary = |at: usize| at == 0 || !token_char(b[at - 1], true);
+    for &(prefix, min, dash) in PREFIXES {
+        for at in find_all(s, prefix) {
+            if !boundary(at) {
+                continue;
+            }
+            let start = at + prefix.len();
+            let end = start
+                + b[start..]
+                    .iter()
+                    .take_while(|c| token_char(**c, dash))
+                    .count();
+            if end - start >= min {
+                spans.push((at, end));
+            }
+        }
+    }
+    // JWTs: three base64url segments, the first starting `eyJ`.
+    for at in find_all(s, "eyJ") {
+        if !boundary(at) {
+            continue;
+        }
+        let len = b[at..]
+            .iter()
+            .take_while(|c| token_char(**c, true) || **c == b'.')
+            .count();
+        let dots = b[at..at + len].iter().filter(|c| **c == b'.').count();
+        if dots >= 2 && len >= 30 {
+            spans.push((at, at + len));
+        }
+    }
+    // `Authorization: <anything up to the end of the value>`.
+    for word in HEADER_WORDS {
+        for at in find_all(s, word) {
+            let mut i = at + word.len();
+            while i < b.len() && matches!(b[i], b'"' | b'\'' | b':' | b'=' | b' ' | b'\\') {
+                i += 1;
+            }
+            let end = i + b[i..]
+                .iter()
+                .take_while(|c| !matches!(**c, b'"' | b'\'' | b'\n' | b'\r' | b'\\' | b','))
+                .count();
+            if end > i {
+                spans.push((i, end));
+            }
+        }
+    }
+    for word in BEARER_WORDS {
+        for at in find_all(s, word) {
+            let start = at + word.len();
+            let end = start
+                + b[start..]
+                    .iter()
+                    .take_while(|c| {
+                        token_char(**c, true) || matches!(**c, b'.' | b'+' | b'/' | b'=')
+                    })
+                    .count();
+            if end - start >= 16 {
+                spans.push((start, end));
+            }
+        }
+    }
+    // PEM private keys, up to their END line (or the end of the text).
+    for at in find_all(s, "-----BEGIN ") {
+        let head_end = match s[at..].find("-----\n").or_else(|| s[at..].find("-----\\n")) {
+            Some(e) => at + e,
+            None => continue,
+        };
+        if !s[at..head_end].contains("PRIVATE KEY") {
+            continue;
+        }
+        let end = match s[head_end..].find("-----END ") {
+            Some(e) => {
+                let from = head_end + e + 9;
+                s[from..]
+                    .find("-----")
+                    .map(|x| from + x + 5)
+                    .unwrap_or(s.len())
+            }
+            None => s.len(),
+        };
+        spans.push((at, end));
+    }
+    assignment_spans(s, &mut spans);
+    url_credential_spans(s, &mut spans);
+    aws_secret_spans(s, &mut spans);
+    spans
+}
+
+/// Names whose values are secrets whatever they look like (`_`, `-` and case ignored):
+/// `api_key`, `DB_PASSWORD`, `client-secret`, `x-auth-token`…
+pub(crate) fn sensitive_key(key: &str) -> bool {
+    const SUFFIXES: &[&str] = &[
+        "token",
+        "secret",
+        "password",
+        "passwd",
+        "apikey",
+        "accesskey",
+        "secretkey",
+        "privatekey",
+        "credentials",
+    ];
+    // Letters from the end, `_`/`-` skipped, lower-cased: no allocation per word, since every
+    // word of a large prompt passes through here.
+    let folded = || {
+        key.bytes()
+            .rev()
+            .filter(|c| *c != b'_' && *c != b'-')
+            .map(|c| c.to_ascii_lowercase())
+    };
+    let ends_with = |suffix: &str| folded().take(suffix.len()).eq(suffix.bytes().rev());
+    let is = |word: &str| folded().eq(word.bytes().rev());
+    SUFFIXES.iter().any(|s| ends_with(s)) || is("authorization") || is("cookie")
+}
+
+fn word_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
+/// Where a value ends: a closing quote, white space, a separator, an escaped quote or newline.
+fn value_end(b: &[u8], start: usize, quote: Option<u8>) -> usize {
+    let mut i = start;
+    while i < b.len() {
+        let c = b[i];
+        let stop = match quote {
+            Some(q) => c == q || c == b'\\' || c == b'\n',
+            None => {
+                c.is_ascii_whitespace() || matches!(c, b'"' | b'\'' | b',' | b';' | b'&' | b'\\')
+            }
+        };
+        if stop {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// `password=hunter2`, `DB_PASSWORD: "x"`, `"api_key": "x"` inside a string, `--token abc`,
+/// `export AWS_SECRET_ACCESS_KEY=…`: the value after a sensitive name. A value that is a
+/// variable reference (`$PASS`, `${PASS}`) is not a secret and is kept.
+fn assignment_spans(s: &str, spans: &mut Vec<(usize, usize)>) {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if !word_char(b[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && word_char(b[i]) {
+            i += 1;
+        }
+        let word = &s[start..i];
+        if word.len() < 5 || !sensitive_key(word) {
+            continue;
+        }
+        let flag = word.starts_with("--");
+        // Past a closing quote of a quoted name (`"password": …`, escaped or not).
+        let mut j = i;
+        if j < b.len() && b[j] == b'\\' {
+            j += 1;
+        }
+        if j < b.len() && matches!(b[j], b'"' | b'\'') {
+            j += 1;
+        }
+        while j < b.len() && b[j] == b' ' {
+            j += 1;
+        }
+        let assigned = j < b.len() && matches!(b[j], b'=' | b':');
+        if assigned {
+            j += 1;
+            while j < b.len() && b[j] == b' ' {
+                j += 1;
+            }
+        } else if !(flag && j > i) {
+            continue;
+        }
+        if j < b.len() && b[j] == b'\\' {
+            j += 1;
+        }
+        let quote = match b.get(j) {
+            Some(q @ (b'"' | b'\'')) => {
+                j += 1;
+                Some(*q)
+            }
+            _ => None,
+        };
+        let end = value_end(b, j, quote);
+        // Unquoted values shorter than 4 are prose ("password: is required"), and a flag's
+        // value cannot be another flag.
+        let plausible = quote.is_some() || end - j >= 4;
+        if end > j
+            && plausible
+            && !matches!(b[j], b'$' | b'-')
+            && !s[j..end].starts_with("[REDACTED]")
+        {
+            spans.push((j, end));
+        }
+        i = end.max(i);
+    }
+}
+
+/// `scheme://user:password@host`: the password.
+fn url_credential_spans(s: &str, spans: &mut Vec<(usize, usize)>) {
+    let b = s.as_bytes();
+    for at in find_all(s, "://") {
+        let from = at + 3;
+        let auth_len = b[from..]
+            .iter()
+            .take_while(|c| !matches!(**c, b'/' | b'@' | b'?' | b'#') && !c.is_ascii_whitespace())
+            .count();
+        let at_sign = from + auth_len;
+        if b.get(at_sign) != Some(&b'@') {
+            continue;
+        }
+        if let Some(colon) = b[from..at_sign].iter().position(|c| *c == b':') {
+            let start = from + colon + 1;
+            if at_sign > start {
+                spans.push((start, at_sign));
+            }
+        }
+    }
+}
+
+/// A bare AWS secret access key: exactly 40 characters of base64 with upper case, lower case
+/// and digits, standing alone (hex digests are all one case, so git and sha1 ids are kept).
+fn aws_secret_spans(s: &str, spans: &mut Vec<(usize, usize)>) {
+    let b = s.as_bytes();
+    let key_char = |c: u8| c.is_ascii_alphanumeric() || c == b'/' || c == b'+';
+    let mut i = 0;
+    while i < b.len() {
+        if !key_char(b[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && key_char(b[i]) {
+            i += 1;
+        }
+        let t = &b[start..i];
+        let bounded = (start == 0 || !matches!(b[start - 1], b'_' | b'-' | b'=' | b'.'))
+            && (i == b.len() || !matches!(b[i], b'_' | b'-' | b'='));
+        if t.len() == 40
+            && bounded
+            && t.iter().any(u8::is_ascii_uppercase)
+            && t.iter().any(u8::is_ascii_lowercase)
+            && t.iter().any(u8::is_ascii_digit)
+        {
+            spans.push((start, i));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::store::redact::{REDACTED, redact_str};
+    use proptest::prelude::*;
+
+    /// Each case: the text, and the secret that must be gone from it.
+    const SECRETS: &[(&str, &str)] = &[
+        ("mysql -u root --password hunter2xyz db", "hunter2xyz"),
+        ("export DB_PASSWORD=s3cr3t!pass && run", "s3cr3t!pass"),
+        ("password = \"correct horse\"", "correct horse"),
+        (
+            "curl -d 'client_secret=abcd1234&grant_type=x' https://x",
+            "abcd1234",
+        ),
+        (r#"{\"api_key\": \"k-1234567\"}"#, "k-1234567"),
+        ("GITHUB_TOKEN: tok_abcdef", "tok_abcdef"),
+        ("psql postgres://admin:pa55w0rd@db:5432/app", "pa55w0rd"),
+        (
+            "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            "wJalrXUtnFEMI",
+        ),
+        (
+            "the key is wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY today",
+            "wJalrXUtnFEMI",
+        ),
+    ];
+
+    #[test]
+    fn inline_assignments_url_credentials_and_aws_secrets_are_redacted() {
+        for (text, secret) in SECRETS {
+            let r = redact_str(text).unwrap_or_else(|| panic!("not redacted: {text}"));
+            assert!(r.contains(REDACTED), "{r}");
+            assert!(!r.contains(secret), "{secret} left in {r}");
+        }
+        let url = redact_str("git clone https://bob:pw1234@host/repo.git").unwrap_or_default();
+        assert_eq!(url, "git clone https://bob:[REDACTED]@host/repo.git");
+    }
+
+    #[test]
+    fn ordinary_text_is_kept() {
+        for text in [
+            "PASSWORD=$DB_PASS ./run",
+            "token=${TOKEN}",
+            "the password: is required",
+            "\"max_tokens\": 5",
+            "git checkout 3f786850e387550fdab836ed7e6dc881de23001b",
+            "sha 3F786850E387550FDAB836ED7E6DC881DE23001B",
+            "https://example.com/path@v2",
+            "mysql --password --verbose",
+            "tokens are counted",
+        ] {
+            assert_eq!(redact_str(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_huge_text_of_words_is_scanned_once() {
+        let text = "password_manager_setting value ".repeat(200_000);
+        assert_eq!(redact_str(&text), None);
+        let mut with_secret = text.clone();
+        with_secret.push_str("password=zzzz9999");
+        let r = redact_str(&with_secret).unwrap_or_default();
+        assert!(r.ends_with("password=[REDACTED]"));
+    }
+
+    proptest! {
+        #[test]
+        fn any_text_is_redacted_without_panicking(s in "\\PC*", key in "(password|api_key|token)", v in "[a-zA-Z0-9]{4,12}") {
+            let _ = redact_str(&s);
+            let text = format!("{s} {key}={v} ");
+            let r = redact_str(&text).unwrap_or_else(|| text.clone());
+            prop_assert!(!r.contains(&format!("{key}={v} ")), "{r}");
+        }
+    }
+}
