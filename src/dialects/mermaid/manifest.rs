@@ -13,6 +13,7 @@ use super::assembly::Assembly;
 use super::bindings;
 use super::label;
 use super::parse_file;
+use super::returns;
 use crate::dialects::locate::line_col_of_offset;
 use crate::dialects::{LoadError, Loaded};
 use crate::engine::ir::{
@@ -101,6 +102,10 @@ pub(super) struct BindToml {
     pub(super) state: Option<Spanned<String>>,
     pub(super) activity: Option<Spanned<String>>,
     pub(super) weight: Option<f64>,
+    /// `return = true`: a side trip into `enter`'s top-level state that comes back to the
+    /// state it left once that state reaches its `[*]` (see `returns`).
+    #[serde(rename = "return", default)]
+    pub(super) returns: bool,
 }
 
 #[derive(Deserialize)]
@@ -186,8 +191,12 @@ pub fn load(
         bindings::edge_override(&cx, e, &mut a)?;
     }
     a.compile_edges()?;
-    for b in &m.bind {
+    for b in m.bind.iter().filter(|b| !b.get_ref().returns) {
         bindings::binding(&cx, b, &mut a)?;
+    }
+    // Side trips last: a state's own bindings and drawn edges win over them.
+    for b in m.bind.iter().filter(|b| b.get_ref().returns) {
+        returns::binding(&cx, b, &mut a)?;
     }
     let mut ranges = Vec::new();
     for (name, band) in &m.bands {
