@@ -69,13 +69,6 @@ fn odyssean_anchor_binds_in_three_stages_with_no_work_before_the_permit() {
 #[test]
 fn odyssean_anchor_off_path_calls_are_denied_and_escalate() {
     let mut w = Walk::new("odyssean_anchor");
-    // A stage out of order is allowed by the permit list but moves nothing.
-    let early = tool("mcp__hestai__odyssean_anchor", json!({"stage": "bind"}));
-    w.call(&early, VerdictKind::Neutral).expect(
-        "LOBBY",
-        0.0,
-        Some("odyssean_anchor(stage=\"init\")"),
-    );
     let write = tool("Write", json!({"file_path": "notes.md"}));
     assert_eq!(w.gate(&write).decision, Decision::Deny);
     assert_eq!(w.gate(&write).decision, Decision::Deny);
@@ -95,6 +88,84 @@ fn odyssean_anchor_off_path_calls_are_denied_and_escalate() {
         rec.suggestions
     );
     assert_eq!(rec.path_to_denied.map(|p| p.len()), Some(4));
+}
+
+#[test]
+fn odyssean_anchor_stages_run_in_order_and_init_starts_over() {
+    let anchor = |stage: &str| {
+        tool(
+            "mcp__hestai__odyssean_anchor",
+            json!({"stage": stage, "role": "implementation-lead", "tier": "FULL", "topic": "t"}),
+        )
+    };
+    let mut w = Walk::new("odyssean_anchor");
+    // Before init, neither later stage runs; the recovery names the init call.
+    for stage in ["commit_identity", "bind"] {
+        let v = w.gate(&anchor(stage));
+        assert_eq!(
+            (v.kind, v.decision),
+            (VerdictKind::Deny, Decision::Deny),
+            "{stage}"
+        );
+        assert!(
+            v.reason.contains("odyssean_anchor(stage=\"init\""),
+            "{}",
+            v.reason
+        );
+    }
+    w.call(&anchor("init"), VerdictKind::Advance).expect(
+        "IDENTIFYING",
+        33.3,
+        Some("odyssean_anchor(stage=\"commit_identity\")"),
+    );
+    // bind before commit_identity: denied, with the exact next call.
+    let v = w.gate(&anchor("bind"));
+    assert_eq!((v.kind, v.decision), (VerdictKind::Deny, Decision::Deny));
+    assert!(
+        v.reason
+            .ends_with("Next: call odyssean_anchor(stage=\"commit_identity\")."),
+        "{}",
+        v.reason
+    );
+    assert_eq!(
+        v.next.as_deref(),
+        Some("odyssean_anchor(stage=\"commit_identity\")")
+    );
+    assert_eq!(w.at(), vec!["IDENTIFYING"], "a denied call moves nothing");
+    // A repeated init while identifying takes the new tier and stays put.
+    let lite = tool(
+        "mcp__hestai__odyssean_anchor",
+        json!({"stage": "init", "role": "implementation-lead", "tier": "LITE", "topic": "t"}),
+    );
+    w.call(&lite, VerdictKind::Neutral).expect(
+        "IDENTIFYING",
+        33.3,
+        Some("odyssean_anchor(stage=\"commit_identity\")"),
+    );
+    assert_eq!(w.snap.vars.get("tier"), Some(&json!("LITE")));
+    w.call(&anchor("commit_identity"), VerdictKind::Advance)
+        .expect(
+            "CONTEXTUALIZING",
+            66.7,
+            Some("odyssean_anchor(stage=\"bind\")"),
+        );
+    // commit_identity again is out of order too; init starts the binding over.
+    assert_eq!(w.gate(&anchor("commit_identity")).decision, Decision::Deny);
+    w.call(&anchor("init"), VerdictKind::Advance).expect(
+        "IDENTIFYING",
+        33.3,
+        Some("odyssean_anchor(stage=\"commit_identity\")"),
+    );
+    assert_eq!(w.snap.vars.get("tier"), Some(&json!("FULL")));
+    // A call with no stage at all is no stage: denied.
+    let bare = tool("mcp__hestai__odyssean_anchor", json!({}));
+    assert_eq!(w.gate(&bare).decision, Decision::Deny);
+    w.call(&anchor("commit_identity"), VerdictKind::Advance);
+    w.call(&anchor("bind"), VerdictKind::Advance)
+        .expect("BOUND", 100.0, None);
+    // Bound: every stage (and every tool) is in scope.
+    w.call(&anchor("init"), VerdictKind::Neutral)
+        .expect("BOUND", 100.0, None);
 }
 
 #[test]
