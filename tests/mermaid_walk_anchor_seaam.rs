@@ -1,12 +1,12 @@
-//! Walks through `odyssean_anchor` (seed 001) and `seaam_organ_lifecycle` (seed 002): the
-//! hook events and `dna.json` facts along the way, with the node, verdict, progress and
-//! recovery expected after each.
+//! Walks through `odyssean_anchor` (seed 001): the hook events along the way, with the node,
+//! verdict, progress and recovery expected after each (`seaam_organ_lifecycle` is walked
+//! through real `dna.json` files in `seaam_dna.rs`).
 
 mod mermaid_common;
 
 use mermaid_common::{Walk, tool};
 use seed::engine::{Decision, Event, VerdictKind};
-use serde_json::{Value, json};
+use serde_json::json;
 
 #[test]
 fn odyssean_anchor_binds_in_three_stages_with_no_work_before_the_permit() {
@@ -166,45 +166,4 @@ fn odyssean_anchor_stages_run_in_order_and_init_starts_over() {
     // Bound: every stage (and every tool) is in scope.
     w.call(&anchor("init"), VerdictKind::Neutral)
         .expect("BOUND", 100.0, None);
-}
-
-#[test]
-fn seaam_organ_lifecycle_follows_dna_json() {
-    let mut w = Walk::new("seaam_organ_lifecycle");
-    w.expect("Designed", 0.0, Some("Bash(command=\"*seaam*\")"));
-    // Observe mode: nothing is ever blocked.
-    assert_eq!(w.gate(&tool("Edit", json!({}))).decision, Decision::Allow);
-    let run = tool("Bash", json!({"command": "python -m seaam"}));
-    w.facts(&[(
-        "blueprint",
-        json!({"soma.perception.observer": {"version": 1}}),
-    )]);
-    w.call(&run, VerdictKind::Advance)
-        .expect("Generating", 20.0, None);
-    w.facts(&[("organ_files", json!(1))])
-        .advance(&tool("Read", json!({})));
-    w.expect("Importing", 40.0, None);
-    w.facts(&[
-        ("failure", json!("import")),
-        ("failure_module", json!("soma.perception.observer")),
-        ("failure_message", json!("No module named 'watchdog'")),
-    ]);
-    w.advance(&tool("Read", json!({})))
-        .expect("Failed", 0.0, Some("Bash(command=\"*seaam*\")"));
-    let rec = w.m.recovery(&w.snap, None);
-    assert_eq!(
-        rec.suggestions[0],
-        "Organ soma.perception.observer failed (import): No module named 'watchdog'. The Architect redesigns it in the next cycle; once dna.json's failure is cleared the organ goes back to Pending."
-    );
-    w.facts(&[("failure", Value::Null)])
-        .advance(&tool("Read", json!({})));
-    w.expect("Pending", 10.0, Some("Bash(command=\"*seaam*\")"));
-    w.advance(&run);
-    w.facts(&[("active_module", json!("soma.perception.observer"))])
-        .advance(&tool("Read", json!({})));
-    w.expect("Running", 80.0, None);
-    w.facts(&[("goal_achieved", json!(true))])
-        .advance(&tool("Read", json!({})));
-    w.expect("__final", 100.0, None);
-    assert!(w.m.progress(&w.snap).done);
 }
