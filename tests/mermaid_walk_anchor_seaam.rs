@@ -1,12 +1,12 @@
-//! Walks through `odyssean_anchor` (seed 001) and `seaam_organ_lifecycle` (seed 002): the
-//! hook events and `dna.json` facts along the way, with the node, verdict, progress and
-//! recovery expected after each.
+//! Walks through `odyssean_anchor` (seed 001): the hook events along the way, with the node,
+//! verdict, progress and recovery expected after each (`seaam_organ_lifecycle` is walked
+//! through real `dna.json` files in `seaam_dna.rs`).
 
 mod mermaid_common;
 
 use mermaid_common::{Walk, tool};
 use seed::engine::{Decision, Event, VerdictKind};
-use serde_json::{Value, json};
+use serde_json::json;
 
 #[test]
 fn odyssean_anchor_binds_in_three_stages_with_no_work_before_the_permit() {
@@ -69,13 +69,6 @@ fn odyssean_anchor_binds_in_three_stages_with_no_work_before_the_permit() {
 #[test]
 fn odyssean_anchor_off_path_calls_are_denied_and_escalate() {
     let mut w = Walk::new("odyssean_anchor");
-    // A stage out of order is allowed by the permit list but moves nothing.
-    let early = tool("mcp__hestai__odyssean_anchor", json!({"stage": "bind"}));
-    w.call(&early, VerdictKind::Neutral).expect(
-        "LOBBY",
-        0.0,
-        Some("odyssean_anchor(stage=\"init\")"),
-    );
     let write = tool("Write", json!({"file_path": "notes.md"}));
     assert_eq!(w.gate(&write).decision, Decision::Deny);
     assert_eq!(w.gate(&write).decision, Decision::Deny);
@@ -98,42 +91,79 @@ fn odyssean_anchor_off_path_calls_are_denied_and_escalate() {
 }
 
 #[test]
-fn seaam_organ_lifecycle_follows_dna_json() {
-    let mut w = Walk::new("seaam_organ_lifecycle");
-    w.expect("Designed", 0.0, Some("Bash(command=\"*seaam*\")"));
-    // Observe mode: nothing is ever blocked.
-    assert_eq!(w.gate(&tool("Edit", json!({}))).decision, Decision::Allow);
-    let run = tool("Bash", json!({"command": "python -m seaam"}));
-    w.facts(&[(
-        "blueprint",
-        json!({"soma.perception.observer": {"version": 1}}),
-    )]);
-    w.call(&run, VerdictKind::Advance)
-        .expect("Generating", 20.0, None);
-    w.facts(&[("organ_files", json!(1))])
-        .advance(&tool("Read", json!({})));
-    w.expect("Importing", 40.0, None);
-    w.facts(&[
-        ("failure", json!("import")),
-        ("failure_module", json!("soma.perception.observer")),
-        ("failure_message", json!("No module named 'watchdog'")),
-    ]);
-    w.advance(&tool("Read", json!({})))
-        .expect("Failed", 0.0, Some("Bash(command=\"*seaam*\")"));
-    let rec = w.m.recovery(&w.snap, None);
-    assert_eq!(
-        rec.suggestions[0],
-        "Organ soma.perception.observer failed (import): No module named 'watchdog'. The Architect redesigns it in the next cycle; once dna.json's failure is cleared the organ goes back to Pending."
+fn odyssean_anchor_stages_run_in_order_and_init_starts_over() {
+    let anchor = |stage: &str| {
+        tool(
+            "mcp__hestai__odyssean_anchor",
+            json!({"stage": stage, "role": "implementation-lead", "tier": "FULL", "topic": "t"}),
+        )
+    };
+    let mut w = Walk::new("odyssean_anchor");
+    // Before init, neither later stage runs; the recovery names the init call.
+    for stage in ["commit_identity", "bind"] {
+        let v = w.gate(&anchor(stage));
+        assert_eq!(
+            (v.kind, v.decision),
+            (VerdictKind::Deny, Decision::Deny),
+            "{stage}"
+        );
+        assert!(
+            v.reason.contains("odyssean_anchor(stage=\"init\""),
+            "{}",
+            v.reason
+        );
+    }
+    w.call(&anchor("init"), VerdictKind::Advance).expect(
+        "IDENTIFYING",
+        33.3,
+        Some("odyssean_anchor(stage=\"commit_identity\")"),
     );
-    w.facts(&[("failure", Value::Null)])
-        .advance(&tool("Read", json!({})));
-    w.expect("Pending", 10.0, Some("Bash(command=\"*seaam*\")"));
-    w.advance(&run);
-    w.facts(&[("active_module", json!("soma.perception.observer"))])
-        .advance(&tool("Read", json!({})));
-    w.expect("Running", 80.0, None);
-    w.facts(&[("goal_achieved", json!(true))])
-        .advance(&tool("Read", json!({})));
-    w.expect("__final", 100.0, None);
-    assert!(w.m.progress(&w.snap).done);
+    // bind before commit_identity: denied, with the exact next call.
+    let v = w.gate(&anchor("bind"));
+    assert_eq!((v.kind, v.decision), (VerdictKind::Deny, Decision::Deny));
+    assert!(
+        v.reason
+            .ends_with("Next: call odyssean_anchor(stage=\"commit_identity\")."),
+        "{}",
+        v.reason
+    );
+    assert_eq!(
+        v.next.as_deref(),
+        Some("odyssean_anchor(stage=\"commit_identity\")")
+    );
+    assert_eq!(w.at(), vec!["IDENTIFYING"], "a denied call moves nothing");
+    // A repeated init while identifying takes the new tier and stays put.
+    let lite = tool(
+        "mcp__hestai__odyssean_anchor",
+        json!({"stage": "init", "role": "implementation-lead", "tier": "LITE", "topic": "t"}),
+    );
+    w.call(&lite, VerdictKind::Neutral).expect(
+        "IDENTIFYING",
+        33.3,
+        Some("odyssean_anchor(stage=\"commit_identity\")"),
+    );
+    assert_eq!(w.snap.vars.get("tier"), Some(&json!("LITE")));
+    w.call(&anchor("commit_identity"), VerdictKind::Advance)
+        .expect(
+            "CONTEXTUALIZING",
+            66.7,
+            Some("odyssean_anchor(stage=\"bind\")"),
+        );
+    // commit_identity again is out of order too; init starts the binding over.
+    assert_eq!(w.gate(&anchor("commit_identity")).decision, Decision::Deny);
+    w.call(&anchor("init"), VerdictKind::Advance).expect(
+        "IDENTIFYING",
+        33.3,
+        Some("odyssean_anchor(stage=\"commit_identity\")"),
+    );
+    assert_eq!(w.snap.vars.get("tier"), Some(&json!("FULL")));
+    // A call with no stage at all is no stage: denied.
+    let bare = tool("mcp__hestai__odyssean_anchor", json!({}));
+    assert_eq!(w.gate(&bare).decision, Decision::Deny);
+    w.call(&anchor("commit_identity"), VerdictKind::Advance);
+    w.call(&anchor("bind"), VerdictKind::Advance)
+        .expect("BOUND", 100.0, None);
+    // Bound: every stage (and every tool) is in scope.
+    w.call(&anchor("init"), VerdictKind::Neutral)
+        .expect("BOUND", 100.0, None);
 }

@@ -5,7 +5,7 @@ mod mermaid_common;
 
 use mermaid_common::{Walk, skill, tool};
 use seed::engine::{Decision, Event, Facts, Phase, VerdictKind};
-use serde_json::json;
+use serde_json::{Value, json};
 
 #[test]
 fn hope_build_session_from_need_to_done() {
@@ -21,9 +21,11 @@ fn hope_build_session_from_need_to_done() {
         Some("AskUserQuestion"),
     );
     w.call(&tool("AskUserQuestion", json!({})), VerdictKind::Advance)
-        .expect("intent.clarify", 19.4, Some("hope:shape"));
-    w.call(&tool("AskUserQuestion", json!({})), VerdictKind::Neutral)
-        .expect("intent.clarify", 19.4, Some("hope:shape"));
+        .expect("intent.clarify", 18.3, Some("hope:shape"));
+    // Another MCQ round: the spec scored < 5 (CLARIFY), back to clarify.
+    w.call(&tool("AskUserQuestion", json!({})), VerdictKind::Advance)
+        .expect("intent.clarify", 18.3, Some("hope:shape"));
+    assert_eq!(w.snap.vars.get("spec_route"), Some(&json!("CLARIFY")));
     w.call(&skill("hope:shape"), VerdictKind::Advance).expect(
         "shape.extract",
         25.0,
@@ -41,16 +43,16 @@ fn hope_build_session_from_need_to_done() {
     );
     // Intent, shape and coverage exist: leaving plan mode starts the loop.
     w.call(&tool("ExitPlanMode", json!({})), VerdictKind::Advance)
-        .expect("loop.spec_scoring", 63.0, Some("AskUserQuestion"));
+        .expect("loop.spec_scoring", 58.6, Some("AskUserQuestion"));
     w.call(&tool("AskUserQuestion", json!({})), VerdictKind::Advance)
-        .expect("loop.shape_approval", 63.0, Some("TodoWrite"));
+        .expect("loop.shape_approval", 58.6, Some("TodoWrite"));
     w.call(&tool("TodoWrite", json!({})), VerdictKind::Advance)
-        .expect("loop.decompose", 63.0, Some("Task"));
+        .expect("loop.decompose", 58.6, Some("Task"));
     w.call(
         &tool("Task", json!({"prompt": "wave 1"})),
         VerdictKind::Advance,
     )
-    .expect("loop.wave_exec", 63.0, Some("Task"));
+    .expect("loop.wave_exec", 58.6, Some("Task"));
     w.call(
         &tool("Edit", json!({"file_path": "src/cache.rs"})),
         VerdictKind::Neutral,
@@ -59,22 +61,22 @@ fn hope_build_session_from_need_to_done() {
         &tool("Task", json!({"prompt": "wave 2"})),
         VerdictKind::Neutral,
     )
-    .expect("loop.wave_exec", 63.0, Some("Task"));
+    .expect("loop.wave_exec", 58.6, Some("Task"));
     // The loop's body is one retry loop (review feedback leads back to scoring): progress
     // stays at its entry, marked as in a loop.
     assert!(w.m.progress(&w.snap).in_loop);
     w.call(&skill("hope:consult"), VerdictKind::Advance).expect(
         "loop.expert_review",
-        63.0,
+        58.6,
         Some("Task"),
     );
     w.call(
         &tool("Bash", json!({"command": "cargo test"})),
         VerdictKind::Advance,
     )
-    .expect("loop.verify_gate", 63.0, Some("AskUserQuestion"));
+    .expect("loop.verify_gate", 58.6, Some("AskUserQuestion"));
     w.call(&tool("AskUserQuestion", json!({})), VerdictKind::Advance)
-        .expect("loop.review_feedback", 63.0, Some("hope:loop"));
+        .expect("loop.review_feedback", 58.6, Some("hope:loop"));
     let stop = w.m.step(
         &mut w.snap,
         Phase::Stop,
@@ -163,7 +165,7 @@ fn hope_off_path_calls_are_advised_with_a_concrete_recovery() {
     let rec = w.m.recovery(&w.snap, None);
     assert_eq!(
         rec.suggestions.last().map(String::as_str),
-        Some("Next: call hope:shape (or AskUserQuestion, hope:intent, /hope:panel).")
+        Some("Next: call hope:shape (or AskUserQuestion, hope:intent, hope:bond).")
     );
     assert_eq!(w.at(), vec!["intent.clarify"], "nothing moved");
 }
@@ -210,14 +212,21 @@ fn hope_commands_and_back_transitions() {
     // §9: reshape needed → shape.
     w.advance(&skill("hope:shape"));
     assert_eq!(w.at(), vec!["shape.extract"]);
-    // /hope:summon enters consult at load_blocklist; consult runs to its end.
+    // /hope:summon runs consult beside the current state (§8 "parallel to current state"):
+    // in through its user_cmd source and load_blocklist, and back to where the session was.
     w.advance(&Event::prompt("/hope:summon Kent Beck"));
+    assert_eq!(w.at(), vec!["shape.extract"]);
+    for k in [
+        "consult.sources.user_cmd",
+        "consult.blocklist",
+        "consult.__final",
+    ] {
+        assert!(w.snap.visited.contains(&w.m.chart.find(k).expect(k)), "{k}");
+    }
+    assert_eq!(w.snap.vars.get("consult_return"), Some(&Value::Null));
+    w.advance(&skill("hope:consult"));
+    w.advance(&skill("hope:consult"));
     assert_eq!(w.at(), vec!["consult.__final"]);
-    assert!(
-        w.snap
-            .visited
-            .contains(&w.m.chart.find("consult.blocklist").expect("blocklist"))
-    );
     // /hope:bond: team composition; the chart waits for the blueprint question.
     w.advance(&Event::prompt("/hope:bond split the work"));
     assert_eq!(w.at(), vec!["bond.design"]);

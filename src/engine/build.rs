@@ -157,6 +157,16 @@ impl ChartBuilder {
         self.chart.bands.push(band);
     }
 
+    /// The chart as `finish` would return it now, leaving the builder as it is (a loader that
+    /// needs to know what is reachable before it adds more).
+    pub fn preview(&self) -> Result<Chart, BuildError> {
+        ChartBuilder {
+            chart: self.chart.clone(),
+            index: HashMap::new(),
+        }
+        .finish()
+    }
+
     /// Fill defaults and renumber states into document order.
     pub fn finish(mut self) -> Result<Chart, BuildError> {
         for i in 0..self.chart.states.len() {

@@ -123,7 +123,16 @@ impl Machine {
             let du = dist[u.index()].unwrap_or(0);
             for e in self.edges_from(u) {
                 let nd = du + e.cost;
-                if dist[e.to.index()].is_none_or(|d| nd < d) {
+                // Equally short, a path the agent can walk beats one that waits for the user
+                // (a prompt) or the host (a lifecycle event): recovery names calls to make.
+                let better = match (dist[e.to.index()], via[e.to.index()]) {
+                    (None, _) => true,
+                    (Some(d), Some(old)) if nd == d => {
+                        self.waits(old.transition) && !self.waits(e.transition)
+                    }
+                    (Some(d), _) => nd < d,
+                };
+                if better {
                     dist[e.to.index()] = Some(nd);
                     via[e.to.index()] = Some(e);
                     if e.cost == 0 {
@@ -135,6 +144,17 @@ impl Machine {
             }
         }
         (dist, via)
+    }
+
+    /// The transition is taken on an event the agent does not make: a prompt or a hook event.
+    fn waits(&self, ti: usize) -> bool {
+        match &self.chart.transitions[ti].trigger {
+            Trigger::Event(p) => p
+                .alts
+                .iter()
+                .all(|a| a.kind.is_some_and(|k| !k.is_action())),
+            _ => false,
+        }
     }
 
     /// The edges leading from the active configuration to `target`, in order.

@@ -375,6 +375,13 @@ pub enum ReaderKind {
         path: String,
         pointer: String,
     },
+    /// An aggregate over the list at `pointer` (an object's values) in the newest JSON file
+    /// matching `path`: seed 002's dna.json keeps goals, failures and active modules as lists.
+    JsonList {
+        path: String,
+        pointer: String,
+        op: ListOp,
+    },
     FileExists {
         path: String,
     },
@@ -397,11 +404,37 @@ pub enum ReaderKind {
     },
 }
 
+/// What a [`ReaderKind::JsonList`] reader computes. `field` is a JSON pointer inside each item
+/// (empty: the item itself). Anything that is not a list (or object) yields `null`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum ListOp {
+    /// How many items there are; with `equals`, how many whose `field` equals it.
+    Count {
+        #[serde(default)]
+        field: String,
+        #[serde(default)]
+        equals: Option<Value>,
+    },
+    /// Every item's `field` equals `equals` (`false` for an empty list).
+    All { field: String, equals: Value },
+    /// Some item's `field` equals `equals`.
+    Any { field: String, equals: Value },
+    /// `field` of the last item (the newest, for lists that are appended to).
+    Last {
+        #[serde(default)]
+        field: String,
+    },
+    /// How many items (an object's keys) are missing from the list at pointer `other`.
+    NotIn { other: String },
+}
+
 impl ReaderKind {
     /// The path the host expands and reads (for `OnPath`, the program name).
     pub fn path(&self) -> &str {
         match self {
             ReaderKind::Json { path, .. }
+            | ReaderKind::JsonList { path, .. }
             | ReaderKind::FileExists { path }
             | ReaderKind::Count { path }
             | ReaderKind::Age { path }

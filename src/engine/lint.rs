@@ -107,7 +107,8 @@ impl Machine {
         }
     }
 
-    fn reachable_atomic(&self) -> BTreeSet<StateId> {
+    /// Atomic states some path of transitions enters from the start.
+    pub(crate) fn reachable_atomic(&self) -> BTreeSet<StateId> {
         // From the default entry, before eventless moves: settling with no facts would take one
         // branch of an initial choice on readers and call every other branch unreachable.
         let mut seen: BTreeSet<StateId> = self

@@ -255,10 +255,10 @@ impl Machine {
                 .neutral
                 .iter()
                 .any(|n| n.names_tool(ev, &chart.aliases));
-            p.deny.iter().any(|d| d.names_tool(ev, &chart.aliases))
+            p.deny.iter().any(|d| d.matches(ev, &chart.aliases))
                 || (!p.allow.is_empty()
                     && !neutral
-                    && !p.allow.iter().any(|a| a.names_tool(ev, &chart.aliases)))
+                    && !p.allow.iter().any(|a| a.matches(ev, &chart.aliases)))
         };
         let mut out: Vec<String> = Vec::new();
         for &s in &snap.active {

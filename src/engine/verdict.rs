@@ -138,11 +138,13 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
     let tool = ev.claude_tool_name();
     let neutral = chart.neutral.iter().any(|p| p.names_tool(ev, aliases));
 
-    // 1. Policies of every active state intersect: any deny wins.
+    // 1. Policies of every active state intersect: any deny wins. A pattern with input
+    //    matchers (`Bash(rm *)`, `odyssean_anchor(stage=init)`) covers only calls with that
+    //    input, as in Claude Code's permission rules.
     let mut denied_by: Option<(StateId, DeniedBy)> = None;
     for &sid in &snap.active {
         let st = chart.state(sid);
-        if let Some(p) = st.policy.deny.iter().find(|p| p.names_tool(ev, aliases)) {
+        if let Some(p) = st.policy.deny.iter().find(|p| p.matches(ev, aliases)) {
             denied_by = Some((
                 sid,
                 DeniedBy {
@@ -155,7 +157,7 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
         }
         if !st.policy.allow.is_empty()
             && !neutral
-            && !st.policy.allow.iter().any(|p| p.names_tool(ev, aliases))
+            && !st.policy.allow.iter().any(|p| p.matches(ev, aliases))
         {
             let list: Vec<String> = st.policy.allow.iter().map(|p| p.to_string()).collect();
             denied_by = Some((
@@ -212,7 +214,7 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
             .policy
             .allow
             .iter()
-            .any(|p| p.names_tool(ev, aliases))
+            .any(|p| p.matches(ev, aliases))
     });
     if neutral || allowed_by_list || !selected.is_empty() {
         snap.denials.remove(&call_key(ev));

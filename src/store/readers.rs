@@ -10,6 +10,7 @@ use std::time::SystemTime;
 use serde_json::Value;
 
 use super::paths;
+use super::reader_lists;
 use crate::engine::Facts;
 use crate::engine::ir::{ReaderDecl, ReaderKind};
 
@@ -126,6 +127,14 @@ fn newest(paths: &[PathBuf]) -> Option<(PathBuf, SystemTime)> {
         .max_by_key(|(_, t)| *t)
 }
 
+/// The newest file matching `path`, parsed as JSON: `None` when there is none, it is larger
+/// than [`MAX_READER_BYTES`], unreadable or not JSON (nesting deeper than serde's limit too).
+fn newest_json(path: &Path) -> Option<Value> {
+    let (file, _) = newest(&glob(path))?;
+    let bytes = paths::read_bounded(&file, MAX_READER_BYTES).ok()?;
+    serde_json::from_slice::<Value>(&bytes).ok()
+}
+
 /// Evaluate one reader. `null` when it cannot be evaluated (unset variable, no file, too big,
 /// not JSON, pointer absent).
 pub fn evaluate(kind: &ReaderKind, vars: &ReaderVars, now: SystemTime) -> Value {
@@ -152,23 +161,17 @@ pub fn evaluate(kind: &ReaderKind, vars: &ReaderVars, now: SystemTime) -> Value 
             }
             None => Value::Null,
         },
-        ReaderKind::Json { pointer, .. } => {
-            let Some((file, _)) = newest(&glob(&path)) else {
-                return Value::Null;
-            };
-            let Ok(bytes) = paths::read_bounded(&file, MAX_READER_BYTES) else {
-                return Value::Null;
-            };
-            let Ok(doc) = serde_json::from_slice::<Value>(&bytes) else {
-                return Value::Null;
-            };
-            let ptr = if pointer.is_empty() || pointer.starts_with('/') {
-                pointer.clone()
-            } else {
-                format!("/{}", pointer.replace('.', "/"))
-            };
-            doc.pointer(&ptr).cloned().unwrap_or(Value::Null)
-        }
+        ReaderKind::Json { pointer, .. } => match newest_json(&path) {
+            Some(doc) => doc
+                .pointer(&reader_lists::pointer(pointer))
+                .cloned()
+                .unwrap_or(Value::Null),
+            None => Value::Null,
+        },
+        ReaderKind::JsonList { pointer, op, .. } => match newest_json(&path) {
+            Some(doc) => reader_lists::aggregate(&doc, pointer, op),
+            None => Value::Null,
+        },
         ReaderKind::Contains { text, .. } => {
             let Some((file, _)) = newest(&glob(&path)) else {
                 return Value::Bool(false);

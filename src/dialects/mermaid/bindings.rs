@@ -7,7 +7,7 @@ use super::assembly::{Assembly, EdgeEnd, Node, Override};
 use super::label;
 use super::manifest::{BindToml, Cx, EdgeToml, PolicyToml};
 use crate::dialects::LoadError;
-use crate::engine::ir::{Action, StateId, Transition, Trigger};
+use crate::engine::ir::{Action, Guard, StateId, Transition, Trigger};
 use crate::engine::pattern::Pattern;
 
 /// `[[bind]] state = "…" activity = "…"`: the tool, skill or command that performs a state.
@@ -35,7 +35,11 @@ pub(super) fn activity(cx: &Cx, b: &Spanned<BindToml>, a: &mut Assembly) -> Resu
     Ok(())
 }
 
-fn states_of(cx: &Cx, v: &Spanned<toml::Value>, a: &Assembly) -> Result<Vec<StateId>, LoadError> {
+pub(super) fn states_of(
+    cx: &Cx,
+    v: &Spanned<toml::Value>,
+    a: &Assembly,
+) -> Result<Vec<StateId>, LoadError> {
     let names: Vec<String> = match v.get_ref() {
         toml::Value::String(s) => vec![s.clone()],
         toml::Value::Array(items) => items
@@ -144,6 +148,39 @@ pub(super) fn binding(cx: &Cx, b: &Spanned<BindToml>, a: &mut Assembly) -> Resul
         }
         return Ok(());
     };
+    let (trigger, guard, actions) = parse_on(cx, bt, on, a)?;
+    let target = match &bt.enter {
+        Some(t) => vec![
+            a.resolve(t.get_ref(), Some(0))
+                .map_err(|e| cx.at(t.span(), e))?,
+        ],
+        None => Vec::new(),
+    };
+    let sources = match &bt.from {
+        Some(f) => states_of(cx, f, a)?,
+        None => vec![StateId::ROOT],
+    };
+    for source in sources {
+        a.b.add_transition(Transition {
+            source,
+            targets: target.clone(),
+            trigger: trigger.clone(),
+            guard: guard.clone(),
+            actions: actions.clone(),
+            label: Some(format!("bind: {}", on.get_ref())),
+            span: None,
+        });
+    }
+    Ok(())
+}
+
+/// The trigger, guard and actions of a `[[bind]]`'s `on` label (its `note` appended).
+pub(super) fn parse_on(
+    cx: &Cx,
+    bt: &BindToml,
+    on: &Spanned<String>,
+    a: &Assembly,
+) -> Result<(Trigger, Option<Guard>, Vec<Action>), LoadError> {
     let l = label::parse(on.get_ref()).map_err(|e| {
         cx.at(
             on.span(),
@@ -167,31 +204,9 @@ pub(super) fn binding(cx: &Cx, b: &Spanned<BindToml>, a: &mut Assembly) -> Resul
         ),
         None => None,
     };
-    let target = match &bt.enter {
-        Some(t) => vec![
-            a.resolve(t.get_ref(), Some(0))
-                .map_err(|e| cx.at(t.span(), e))?,
-        ],
-        None => Vec::new(),
-    };
-    let sources = match &bt.from {
-        Some(f) => states_of(cx, f, a)?,
-        None => vec![StateId::ROOT],
-    };
-    let mut actions = l.actions.clone();
+    let mut actions = l.actions;
     if let Some(n) = &bt.note {
         actions.push(Action::Note { text: n.clone() });
     }
-    for source in sources {
-        a.b.add_transition(Transition {
-            source,
-            targets: target.clone(),
-            trigger: trigger.clone(),
-            guard: guard.clone(),
-            actions: actions.clone(),
-            label: Some(format!("bind: {}", on.get_ref())),
-            span: None,
-        });
-    }
-    Ok(())
+    Ok((trigger, guard, actions))
 }

@@ -13,11 +13,12 @@ use super::assembly::Assembly;
 use super::bindings;
 use super::label;
 use super::parse_file;
+use super::returns;
 use crate::dialects::locate::line_col_of_offset;
 use crate::dialects::{LoadError, Loaded};
 use crate::engine::ir::{
-    DeadlockFallback, Enforcement, FailMode, OffPathPolicy, ReaderDecl, ReaderKind, StateId,
-    StateKind,
+    DeadlockFallback, Enforcement, FailMode, ListOp, OffPathPolicy, ReaderDecl, ReaderKind,
+    StateId, StateKind,
 };
 use crate::engine::lint::Severity;
 use crate::engine::pattern::Pattern;
@@ -81,6 +82,12 @@ struct ReaderToml {
     #[serde(default)]
     pointer: String,
     description: Option<String>,
+    /// With `kind = "json"`: aggregate the list at `pointer` (count, all, any, last, not_in).
+    op: Option<String>,
+    #[serde(default)]
+    field: String,
+    equals: Option<toml::Value>,
+    other: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -101,6 +108,10 @@ pub(super) struct BindToml {
     pub(super) state: Option<Spanned<String>>,
     pub(super) activity: Option<Spanned<String>>,
     pub(super) weight: Option<f64>,
+    /// `return = true`: a side trip into `enter`'s top-level state that comes back to the
+    /// state it left once that state reaches its `[*]` (see `returns`).
+    #[serde(rename = "return", default)]
+    pub(super) returns: bool,
 }
 
 #[derive(Deserialize)]
@@ -186,8 +197,12 @@ pub fn load(
         bindings::edge_override(&cx, e, &mut a)?;
     }
     a.compile_edges()?;
-    for b in &m.bind {
+    for b in m.bind.iter().filter(|b| !b.get_ref().returns) {
         bindings::binding(&cx, b, &mut a)?;
+    }
+    // Side trips last: a state's own bindings and drawn edges win over them.
+    for b in m.bind.iter().filter(|b| b.get_ref().returns) {
+        returns::binding(&cx, b, &mut a)?;
     }
     let mut ranges = Vec::new();
     for (name, band) in &m.bands {
@@ -315,9 +330,17 @@ fn settings(cx: &Cx, m: &Manifest, a: &mut Assembly) -> Result<(), LoadError> {
             .map_err(|e| cx.at(rt.path.span(), format!("reader `{name}`: {e}")))?;
         let path = rt.path.get_ref().clone();
         let kind = match rt.kind.as_str() {
-            "json" => ReaderKind::Json {
-                path: path.clone(),
-                pointer: rt.pointer.clone(),
+            "json" => match &rt.op {
+                None => ReaderKind::Json {
+                    path: path.clone(),
+                    pointer: rt.pointer.clone(),
+                },
+                Some(op) => ReaderKind::JsonList {
+                    path: path.clone(),
+                    pointer: rt.pointer.clone(),
+                    op: list_op(op, rt)
+                        .map_err(|e| cx.at(r.span(), format!("reader `{name}`: {e}")))?,
+                },
             },
             "file_exists" | "exists" => ReaderKind::FileExists { path: path.clone() },
             "count" => ReaderKind::Count { path: path.clone() },
@@ -358,4 +381,34 @@ fn check_path_vars(path: &str) -> Result<(), String> {
         rest = &rest[i + end..];
     }
     Ok(())
+}
+
+/// `op = "…"` with its `field`, `equals` and `other`.
+fn list_op(op: &str, rt: &ReaderToml) -> Result<ListOp, String> {
+    let equals = rt
+        .equals
+        .as_ref()
+        .map(|v| serde_json::to_value(v).unwrap_or(serde_json::Value::Null));
+    let field = rt.field.clone();
+    let need = |what: &str| format!("`op = \"{op}\"` needs `{what}`");
+    Ok(match op {
+        "count" => ListOp::Count { field, equals },
+        "all" => ListOp::All {
+            field,
+            equals: equals.ok_or_else(|| need("equals"))?,
+        },
+        "any" => ListOp::Any {
+            field,
+            equals: equals.ok_or_else(|| need("equals"))?,
+        },
+        "last" => ListOp::Last { field },
+        "not_in" => ListOp::NotIn {
+            other: rt.other.clone().ok_or_else(|| need("other"))?,
+        },
+        o => {
+            return Err(format!(
+                "unknown op `{o}`: expected count, all, any, last or not_in"
+            ));
+        }
+    })
 }

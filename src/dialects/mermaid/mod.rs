@@ -16,6 +16,7 @@ pub mod lexer;
 pub mod lints;
 pub mod manifest;
 pub mod parser;
+pub mod returns;
 pub mod scopes;
 pub mod stmt;
 pub mod tree;

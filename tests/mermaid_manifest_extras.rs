@@ -1,0 +1,100 @@
+//! Manifest features added for seed 004 and 002: side trips (`return = true`) and readers that
+//! aggregate a JSON list; each misuse is one clear line at its place in the manifest.
+
+use seed::dialects::{LoadError, Loaded, load_text};
+use seed::engine::ir::{ListOp, ReaderKind};
+use seed::engine::{Event, Facts, Machine, Phase};
+use serde_json::json;
+
+const TOP: &str = "stateDiagram-v2
+  [*] --> work
+  state work {
+    [*] --> edit
+    edit --> test : Bash
+    test --> [*] : Write
+  }
+  state side {
+    [*] --> look
+    look --> [*]
+  }
+  work --> [*]
+";
+
+fn manifest(body: &str) -> Result<Loaded, LoadError> {
+    let text = format!("name = \"flow\"\ndiagram = \"top.mmd\"\n{body}");
+    load_text("flow.toml", &text, &|rel| {
+        (rel == "top.mmd").then(|| TOP.to_string())
+    })
+}
+
+#[test]
+fn a_side_trip_comes_back_to_the_state_it_left() {
+    let l = manifest("[[bind]]\non = \"/peek\"\nenter = \"side\"\nreturn = true\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let m = Machine::new(l.chart);
+    let f = Facts::new();
+    let mut snap = m.start(&f);
+    m.step(
+        &mut snap,
+        Phase::Advance,
+        &Event::tool("Bash", json!({})),
+        &f,
+    );
+    assert_eq!(m.status(&snap).current, vec!["work.test"]);
+    m.step(&mut snap, Phase::Advance, &Event::prompt("/peek"), &f);
+    assert_eq!(m.status(&snap).current, vec!["work.test"]);
+    assert!(
+        snap.visited
+            .contains(&m.chart.find("side.look").expect("look"))
+    );
+    assert_eq!(snap.vars.get("side_return"), Some(&serde_json::Value::Null));
+}
+
+#[test]
+fn side_trip_misuse_is_one_line() {
+    let e = manifest("[[bind]]\non = \"/peek\"\nreturn = true\n").expect_err("no enter");
+    assert_eq!(
+        e.to_string(),
+        "flow.toml:3:1: `return = true` needs `on` (the event) and `enter` (where the trip starts)"
+    );
+}
+
+#[test]
+fn list_readers_load_and_their_misuse_is_one_line() {
+    let l = manifest(
+        "[readers.done]\nkind = \"json\"\npath = \"dna.json\"\npointer = \"/goals\"\nop = \"all\"\nfield = \"/achieved\"\nequals = true\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        l.chart.reader("done").map(|r| &r.kind),
+        Some(&ReaderKind::JsonList {
+            path: "dna.json".into(),
+            pointer: "/goals".into(),
+            op: ListOp::All {
+                field: "/achieved".into(),
+                equals: json!(true),
+            },
+        })
+    );
+    for (body, msg) in [
+        (
+            "op = \"all\"\n",
+            "reader `r`: `op = \"all\"` needs `equals`",
+        ),
+        (
+            "op = \"not_in\"\n",
+            "reader `r`: `op = \"not_in\"` needs `other`",
+        ),
+        (
+            "op = \"sum\"\n",
+            "reader `r`: unknown op `sum`: expected count, all, any, last or not_in",
+        ),
+    ] {
+        let text = format!(
+            "[readers.r]\nkind = \"json\"\npath = \"dna.json\"\npointer = \"/goals\"\n{body}"
+        );
+        let e = manifest(&text).expect_err(body);
+        let line = e.to_string();
+        assert!(line.ends_with(msg) && !line.contains('\n'), "{line}");
+    }
+}
