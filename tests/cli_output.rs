@@ -8,7 +8,10 @@ use std::process::{Command, Stdio};
 fn with_closed_stdout(args: &[&str]) -> (Option<i32>, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_seed"))
         .args(args)
-        .env("SEED_HOME", std::env::temp_dir().join("seed-closed-stdout-none"))
+        .env(
+            "SEED_HOME",
+            std::env::temp_dir().join("seed-closed-stdout-none"),
+        )
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -24,7 +27,10 @@ fn with_closed_stdout(args: &[&str]) -> (Option<i32>, String) {
 
 #[test]
 fn a_reader_that_stops_early_is_not_an_error() {
-    let seq = concat!(env!("CARGO_MANIFEST_DIR"), "/sequences/compound_intelligence.json");
+    let seq = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/sequences/compound_intelligence.json"
+    );
     for args in [
         vec!["sequences"],
         vec!["sequences", "--json"],

@@ -145,8 +145,45 @@ fn deep_state_constraints_intersect_with_the_railroad() {
         ("waypoint_active_learning", "context")
     );
     assert!(w.status().breadcrumb.contains("waypoint_active_learning"));
-    // Allowed by the constraint's list although the railroad does not expect it.
-    assert_eq!(w.gate("Bash").decision, Decision::Allow);
+    // Only tools allowed by both tiers. Bash: the journey's steps allow it and so does the
+    // constraint. Edit: the journey allows it, the constraint's list does not. Grep: neutral
+    // on the railroad, not on the constraint's list.
+    let v = w.gate("Bash");
+    assert_eq!(
+        (v.kind, v.decision),
+        (VerdictKind::Neutral, Decision::Allow)
+    );
+    for tool in ["Edit", "Grep"] {
+        let v = w.gate(tool);
+        assert_eq!(
+            (v.kind, v.decision),
+            (VerdictKind::Deny, Decision::Deny),
+            "{tool}"
+        );
+        assert!(
+            v.reason.contains("waypoint_active_learning") && v.reason.contains("allows only"),
+            "{}",
+            v.reason
+        );
+    }
+    assert_eq!(w.gate("Read").decision, Decision::Allow, "on both lists");
+    let allowed = w.status().allowed;
+    for tool in [
+        "mcp__waypoint__navigate_to_next_waypoint",
+        "Read",
+        "Bash",
+        "Write",
+    ] {
+        assert!(allowed.contains(&tool.to_string()), "{tool}: {allowed:?}");
+    }
+    for tool in ["Grep", "Edit"] {
+        assert!(!allowed.contains(&tool.to_string()), "{tool}: {allowed:?}");
+    }
+    // A tool the constraint does not forbid but the railroad's step does not allow is denied
+    // by the railroad (tier 1).
+    let v = w.gate("mcp__seed__who_am_i");
+    assert_eq!(v.decision, Decision::Deny);
+    assert_eq!(v.denied_by.map(|b| b.tier), Some("railroad".to_string()));
     // Allowed by both tiers: advances.
     assert_eq!(
         w.call("mcp__waypoint__navigate_to_next_waypoint").kind,
@@ -171,6 +208,68 @@ fn deep_state_constraints_intersect_with_the_railroad() {
         VerdictKind::Advance
     );
     assert!(w.status().progress.done);
+}
+
+#[test]
+fn a_constraint_that_refuses_every_next_step_leaves_no_legal_step() {
+    let mut w = Walk::builtin("compound_intelligence");
+    for t in [
+        "mcp__seed__who_am_i",
+        "mcp__seed__what_do_i_do",
+        "mcp__starlog__check",
+        "mcp__starlog__orient",
+        "mcp__starship__fly",
+        "mcp__waypoint__start_waypoint_journey",
+    ] {
+        assert_eq!(w.call(t).decision, Decision::Allow, "{t}");
+    }
+    // The railroad's only next step is a waypoint tool; a debugging flight forbids them all.
+    w.fact("flight_status", json!("debugging"));
+    assert_eq!(
+        w.gate("Read").decision,
+        Decision::Allow,
+        "facts are sampled on a step"
+    );
+    let st = w.status();
+    let next = st.next.expect("the railroad still has a next step");
+    assert_eq!(next.tool, "mcp__waypoint__navigate_to_next_waypoint");
+    let by = next.blocked_by.expect("marked as refused");
+    assert!(
+        by.contains("flight_active_debugging") && by.contains("waypoint.*"),
+        "{by}"
+    );
+    assert!(
+        !st.allowed.contains(&next.tool),
+        "a refused step is not allowed: {:?}",
+        st.allowed
+    );
+    assert!(
+        st.recovery.suggestions[0].starts_with("No legal step now"),
+        "{:?}",
+        st.recovery.suggestions
+    );
+    assert!(
+        w.guidance().contains("blocked by deep state"),
+        "{}",
+        w.guidance()
+    );
+
+    let v = w.gate("mcp__waypoint__navigate_to_next_waypoint");
+    assert_eq!(v.decision, Decision::Deny);
+    assert_eq!(v.next, None, "no call to suggest");
+    assert!(v.reason.contains("No legal step now"), "{}", v.reason);
+
+    // When the flight ends, the step is legal again and is suggested plainly.
+    w.fact("flight_status", json!("done"));
+    assert_eq!(w.gate("Read").decision, Decision::Allow);
+    let st = w.status();
+    assert_eq!(st.next.and_then(|n| n.blocked_by), None);
+    assert!(
+        st.recovery
+            .suggestions
+            .iter()
+            .all(|s| !s.starts_with("No legal step"))
+    );
 }
 
 #[test]

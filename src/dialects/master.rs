@@ -5,7 +5,7 @@
 //! The JSON of the seed loads exactly as written. Extensions (all optional): `start`,
 //! `neutral_tools`, `enforcement`, `off_path`, `fail`, `deadlock`, `stop`, `aliases`, `when` on
 //! a constraint, reader objects, `steps` on a layer, `{ "tool", "input" }` entries in
-//! `next_allowed`, and `description` on a tool.
+//! `next_allowed`, and `description` and `allowed_tools` on a tool.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -362,6 +362,9 @@ fn railroad(
     let mut seen: HashSet<String> = HashSet::new();
     let mut edges: Vec<(String, String, Pattern)> = Vec::new();
     let mut descriptions: BTreeMap<String, String> = BTreeMap::new();
+    // Extension: tools the agent may also use while the railroad is at this step (tier 1's
+    // own allowance; a constraint still narrows it).
+    let mut also: BTreeMap<String, Vec<Pattern>> = BTreeMap::new();
     for (tool, spec) in transitions {
         if seen.insert(tool.clone()) {
             order.push(tool.clone());
@@ -373,9 +376,28 @@ fn railroad(
             )
         })?;
         for k in spec.keys() {
-            if !["next_allowed", "description", "weight"].contains(&k.as_str()) {
-                return Err(cx.err(&["tool_transitions", tool, k], format!("unknown key `{k}` in `{tool}`: expected next_allowed, description or weight")));
+            if !["next_allowed", "allowed_tools", "description", "weight"].contains(&k.as_str()) {
+                return Err(cx.err(&["tool_transitions", tool, k], format!("unknown key `{k}` in `{tool}`: expected next_allowed, allowed_tools, description or weight")));
             }
+        }
+        if let Some(list) = spec.get("allowed_tools") {
+            let list = list.as_array().ok_or_else(|| {
+                cx.err(
+                    &["tool_transitions", tool, "allowed_tools"],
+                    format!("`{tool}.allowed_tools` must be an array of tool names"),
+                )
+            })?;
+            let mut pats = Vec::with_capacity(list.len());
+            for item in list {
+                let name = item.as_str().ok_or_else(|| {
+                    cx.err(
+                        &["tool_transitions", tool, "allowed_tools"],
+                        format!("`{tool}.allowed_tools` entries must be tool names"),
+                    )
+                })?;
+                pats.push(tool_pattern(cx, tool, name)?);
+            }
+            also.insert(tool.clone(), pats);
         }
         if let Some(d) = spec.get("description").and_then(Value::as_str) {
             descriptions.insert(tool.clone(), d.to_string());
@@ -426,6 +448,16 @@ fn railroad(
         st.weight = 1.0;
         if let Some(d) = descriptions.get(tool) {
             st.notes.push(d.clone());
+        }
+        // An allow list is a filter, so the step's own next calls are on it too.
+        if let Some(extra) = also.remove(tool) {
+            st.policy.allow = extra;
+            st.policy.allow.extend(
+                edges
+                    .iter()
+                    .filter(|(f, _, _)| f == tool)
+                    .map(|(_, _, p)| p.clone()),
+            );
         }
         st.span = spans.get(tool).copied();
         ids.insert(tool.clone(), id);

@@ -18,6 +18,10 @@ pub struct NextStep {
     pub tool: String,
     /// Label of the state the call leads to.
     pub leads_to: String,
+    /// Set when an active state's policy refuses this call now (a deep-state constraint over
+    /// the railroad's next step): who refuses it and why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocked_by: Option<String>,
     #[serde(skip)]
     pub transition: usize,
 }
@@ -104,6 +108,7 @@ impl Machine {
             call,
             tool,
             leads_to,
+            blocked_by: None,
             transition: ti,
         })
     }
@@ -181,6 +186,13 @@ impl Machine {
                 next.push(s);
             }
         }
+        // Steps an active policy refuses go last, marked; if that is all of them, there is no
+        // legal step until the deep state changes (tier 2 over tier 1).
+        for n in &mut next {
+            n.blocked_by = self.refusal(snap, n);
+        }
+        next.sort_by_key(|n| n.blocked_by.is_some());
+        let stuck = next.first().and_then(|n| n.blocked_by.clone());
         rec.next = next;
 
         if let Some(ev) = denied {
@@ -188,7 +200,15 @@ impl Machine {
         }
         rec.ending = self.nearest_ending_hint(&dist);
 
-        // Suggestions, most important first: the states' own recovery texts.
+        // Suggestions, most important first: no legal step, then the states' own recovery texts.
+        if let (Some(by), Some(n)) = (&stuck, rec.next.first()) {
+            rec.suggestions.push(format!(
+                "No legal step now: the next step of \"{}\" is {}, but {}. It becomes legal when that deep state changes; until then, ask the user.",
+                self.chart.name,
+                n.tool,
+                by.trim_end_matches('.')
+            ));
+        }
         rec.suggestions.extend(self.policy_hints(snap, denied));
         if let (Some(ev), Some(path)) = (denied, &rec.path_to_denied) {
             let tool = ev.claude_tool_name();
@@ -209,7 +229,7 @@ impl Machine {
                 self.chart.name
             ));
         }
-        if let Some(n) = rec.next.first() {
+        if let Some(n) = rec.next.first().filter(|n| n.blocked_by.is_none()) {
             let others: Vec<String> = rec
                 .next
                 .iter()
@@ -245,20 +265,51 @@ impl Machine {
         rec
     }
 
+    /// Who refuses step `n` now, as "\"state\" (tier) rule — description", when an active
+    /// state's policy does. Only plain tool calls can be judged without their input.
+    fn refusal(&self, snap: &Snapshot, n: &NextStep) -> Option<String> {
+        let t = &self.chart.transitions[n.transition];
+        let Trigger::Event(p) = &t.trigger else {
+            return None;
+        };
+        let alt = p.alts.first()?;
+        if alt.kind.is_some_and(|k| k != super::event::EventKind::Tool)
+            || p.is_glob()
+            || n.tool.contains('(')
+        {
+            return None;
+        }
+        let ev = Event::tool(&n.tool, serde_json::Value::Null);
+        let neutral = self
+            .chart
+            .neutral
+            .iter()
+            .any(|x| x.names_tool(&ev, &self.chart.aliases));
+        super::verdict::first_objection(self, snap, &ev, neutral).map(|(s, rule)| {
+            let st = self.chart.state(s);
+            let why = st
+                .notes
+                .first()
+                .map(|d| format!(" — {d}"))
+                .unwrap_or_default();
+            format!(
+                "\"{}\" ({}) {rule}{why}",
+                st.label,
+                super::verdict::tier_of(self, s)
+            )
+        })
+    }
+
     /// Policy recovery texts: the state that denies `denied`, or, with no denied call, every
     /// active state that has one.
     fn policy_hints(&self, snap: &Snapshot, denied: Option<&Event>) -> Vec<String> {
         let chart = &self.chart;
         let denies = |s: StateId, ev: &Event| {
-            let p = &chart.state(s).policy;
             let neutral = chart
                 .neutral
                 .iter()
                 .any(|n| n.names_tool(ev, &chart.aliases));
-            p.deny.iter().any(|d| d.matches(ev, &chart.aliases))
-                || (!p.allow.is_empty()
-                    && !neutral
-                    && !p.allow.iter().any(|a| a.matches(ev, &chart.aliases)))
+            super::verdict::objection(self, s, ev, neutral).is_some()
         };
         let mut out: Vec<String> = Vec::new();
         for &s in &snap.active {

@@ -3,12 +3,13 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::event::Event;
 use super::ir::{StateId, StateKind};
 use super::machine::Machine;
 use super::progress::Progress;
 use super::recovery::{NextStep, Recovery};
 use super::snapshot::Snapshot;
-use super::verdict::current_label;
+use super::verdict::{current_label, objection};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolRule {
@@ -51,10 +52,13 @@ impl Machine {
         let mut denied = Vec::new();
         for &sid in &snap.active {
             let st = chart.state(sid);
-            for p in &st.policy.allow {
-                let s = p.to_string();
-                if !allowed.contains(&s) {
-                    allowed.push(s);
+            // A deep-state constraint's list narrows what is allowed; it grants nothing.
+            if !self.is_monitor(sid) {
+                for p in &st.policy.allow {
+                    let s = p.to_string();
+                    if !allowed.contains(&s) {
+                        allowed.push(s);
+                    }
                 }
             }
             for p in &st.policy.deny {
@@ -69,7 +73,7 @@ impl Machine {
                 allowed.push(n.clone());
             }
         }
-        allowed.retain(|a| !denied.iter().any(|d| &d.pattern == a));
+        allowed.retain(|a| !denied.iter().any(|d| &d.pattern == a) && !self.refused_now(snap, a));
         Status {
             sequence: chart.name.clone(),
             description: chart.description.clone(),
@@ -92,6 +96,23 @@ impl Machine {
             failed: snap.failed.map(|f| chart.state(f).label.clone()),
             events: snap.steps,
         }
+    }
+
+    /// An active state's policy refuses the plain tool name `name` (tier 1 ∩ tier 2). Entries
+    /// that carry input or are not tools (`/cmd`, `Skill(…)`, globs) are kept as listed.
+    fn refused_now(&self, snap: &Snapshot, name: &str) -> bool {
+        if name.contains(['(', '*', '?', '[']) || name.starts_with('/') {
+            return false;
+        }
+        let ev = Event::tool(name, serde_json::Value::Null);
+        let neutral = self
+            .chart
+            .neutral
+            .iter()
+            .any(|p| p.names_tool(&ev, &self.chart.aliases));
+        snap.active
+            .iter()
+            .any(|&s| objection(self, s, &ev, neutral).is_some())
     }
 
     fn tier(&self, id: StateId) -> String {
@@ -137,6 +158,7 @@ impl Machine {
         let st = self.status(snap);
         let next = match (&st.next, st.progress.done) {
             (_, true) => "done".to_string(),
+            (Some(n), _) if n.blocked_by.is_some() => format!("{} (blocked by deep state)", n.call),
             (Some(n), _) => n.call.clone(),
             (None, _) => "—".to_string(),
         };

@@ -78,7 +78,7 @@ impl Verdict {
 }
 
 /// The region (tier) a state belongs to: the child of the root that contains it.
-fn tier_of(m: &Machine, id: StateId) -> String {
+pub(crate) fn tier_of(m: &Machine, id: StateId) -> String {
     let chart = &m.chart;
     let mut cur = id;
     while let Some(p) = chart.state(cur).parent {
@@ -141,36 +141,18 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
     // 1. Policies of every active state intersect: any deny wins. A pattern with input
     //    matchers (`Bash(rm *)`, `odyssean_anchor(stage=init)`) covers only calls with that
     //    input, as in Claude Code's permission rules.
-    let mut denied_by: Option<(StateId, DeniedBy)> = None;
-    for &sid in &snap.active {
-        let st = chart.state(sid);
-        if let Some(p) = st.policy.deny.iter().find(|p| p.matches(ev, aliases)) {
-            denied_by = Some((
+    let denied_by: Option<(StateId, DeniedBy)> =
+        first_objection(m, snap, ev, neutral).map(|(sid, rule)| {
+            let st = chart.state(sid);
+            (
                 sid,
                 DeniedBy {
                     state: st.label.clone(),
                     tier: tier_of(m, sid),
-                    rule: format!("denies {p}"),
+                    rule,
                 },
-            ));
-            break;
-        }
-        if !st.policy.allow.is_empty()
-            && !neutral
-            && !st.policy.allow.iter().any(|p| p.matches(ev, aliases))
-        {
-            let list: Vec<String> = st.policy.allow.iter().map(|p| p.to_string()).collect();
-            denied_by = Some((
-                sid,
-                DeniedBy {
-                    state: st.label.clone(),
-                    tier: tier_of(m, sid),
-                    rule: format!("allows only {}", list.join(", ")),
-                },
-            ));
-            break;
-        }
-    }
+            )
+        });
 
     if let Some((sid, by)) = denied_by {
         let (next, next_text) = advice(m, snap, ev);
@@ -207,14 +189,18 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
         snap.denials.remove(&call_key(ev));
         return allow(VerdictKind::Advance, active_mode(m, snap), None);
     }
-    // 3. Neutral: the neutral list, an allow list naming it, or a self-loop.
+    // 3. Neutral: the neutral list, an allow list naming it, or a self-loop. Only the
+    //    workflow's own states grant this way: a deep-state constraint (seed 000 tier 2) only
+    //    narrows what the railroad allows, so a tool on its list that the railroad does not
+    //    expect stays off the path (tier 1 ∩ tier 2).
     let allowed_by_list = snap.active.iter().any(|s| {
-        chart
-            .state(*s)
-            .policy
-            .allow
-            .iter()
-            .any(|p| p.matches(ev, aliases))
+        !m.is_monitor(*s)
+            && chart
+                .state(*s)
+                .policy
+                .allow
+                .iter()
+                .any(|p| p.matches(ev, aliases))
     });
     if neutral || allowed_by_list || !selected.is_empty() {
         snap.denials.remove(&call_key(ev));
@@ -256,13 +242,65 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
     }
 }
 
+/// Why state `sid`'s policy refuses `ev`, if it does: a deny pattern naming it, or an allow
+/// list that does not. Neutral tools pass the allow lists of the workflow's own states; a
+/// deep-state constraint's list is exact ("only these tools", seed 000 tier 2).
+pub(crate) fn objection(m: &Machine, sid: StateId, ev: &Event, neutral: bool) -> Option<String> {
+    denies(m, sid, ev).or_else(|| excludes(m, sid, ev, neutral))
+}
+
+/// The first active state that refuses `ev`: explicit deny patterns first (they say why),
+/// then allow lists that leave it out.
+pub(crate) fn first_objection(
+    m: &Machine,
+    snap: &Snapshot,
+    ev: &Event,
+    neutral: bool,
+) -> Option<(StateId, String)> {
+    let active = || snap.active.iter().copied();
+    active()
+        .find_map(|s| denies(m, s, ev).map(|r| (s, r)))
+        .or_else(|| active().find_map(|s| excludes(m, s, ev, neutral).map(|r| (s, r))))
+}
+
+fn denies(m: &Machine, sid: StateId, ev: &Event) -> Option<String> {
+    let chart = &m.chart;
+    let policy = &chart.state(sid).policy;
+    policy
+        .deny
+        .iter()
+        .find(|p| p.matches(ev, &chart.aliases))
+        .map(|p| format!("denies {p}"))
+}
+
+fn excludes(m: &Machine, sid: StateId, ev: &Event, neutral: bool) -> Option<String> {
+    let chart = &m.chart;
+    let policy = &chart.state(sid).policy;
+    let exempt = neutral && !m.is_monitor(sid);
+    if policy.allow.is_empty()
+        || exempt
+        || policy.allow.iter().any(|p| p.matches(ev, &chart.aliases))
+    {
+        return None;
+    }
+    let list: Vec<String> = policy.allow.iter().map(|p| p.to_string()).collect();
+    Some(format!("allows only {}", list.join(", ")))
+}
+
 /// The next call and a sentence naming the path to the denied tool (only computed for calls
 /// the sequence objects to: it searches the graph).
 fn advice(m: &Machine, snap: &Snapshot, ev: &Event) -> (Option<String>, String) {
     let tool = ev.claude_tool_name();
     let recovery = m.recovery(snap, Some(ev));
     let next = recovery.next.first().map(|n| n.tool.clone());
+    let stuck = recovery
+        .next
+        .first()
+        .is_some_and(|n| n.blocked_by.is_some());
+    // A refused step is not a call to make.
+    let next = next.filter(|_| !stuck);
     let next_text = match (&recovery.path_to_denied, &next) {
+        _ if stuck => recovery.suggestions.first().cloned().unwrap_or_default(),
         (Some(path), _) if path.len() > 1 => {
             let first: Vec<String> = path[..path.len() - 1]
                 .iter()

@@ -67,7 +67,12 @@ pub fn status_text(st: &Status) -> String {
     s.push('\n');
     s.push_str(&format!("step:    {}\n", st.step));
     match &st.next {
-        Some(n) => s.push_str(&format!("next:    {}  → {}\n", n.tool, n.leads_to)),
+        Some(n) => {
+            s.push_str(&format!("next:    {}  → {}\n", n.tool, n.leads_to));
+            if let Some(by) = &n.blocked_by {
+                s.push_str(&format!("         blocked: {by}\n"));
+            }
+        }
         None if st.progress.done => s.push_str("next:    — (sequence finished)\n"),
         None => s.push_str("next:    —\n"),
     }

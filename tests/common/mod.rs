@@ -87,6 +87,11 @@ impl Walk {
         (l.value * 10.0).round() / 10.0
     }
 
+    /// The one-line guidance injected into prompts.
+    pub fn guidance(&self) -> String {
+        self.machine.guidance_line(&self.snap)
+    }
+
     pub fn next_tool(&self) -> Option<String> {
         self.status().next.map(|n| n.tool)
     }
