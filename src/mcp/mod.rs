@@ -3,6 +3,7 @@
 
 pub mod content;
 pub mod tools;
+pub mod transport;
 
 use std::sync::Arc;
 
@@ -91,7 +92,8 @@ pub fn serve(ctx: McpContext) -> Result<(), Box<dyn std::error::Error + Send + S
         .enable_all()
         .build()?;
     rt.block_on(async move {
-        let service = SeedServer::new(ctx).serve(rmcp::transport::stdio()).await?;
+        let transport = transport::LineTransport::new(tokio::io::stdin(), tokio::io::stdout());
+        let service = SeedServer::new(ctx).serve(transport).await?;
         service.waiting().await?;
         Ok(())
     })
