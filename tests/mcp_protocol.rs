@@ -1,4 +1,5 @@
-//! `seed mcp` under bad input: each gets a clear JSON-RPC error, and the server keeps answering.
+//! `seed mcp` under bad input: malformed lines, malformed params, unknown tools and methods.
+//! Each gets a clear JSON-RPC error, and the server keeps answering.
 
 mod mcp_common;
 
@@ -32,5 +33,94 @@ fn a_line_that_is_not_json_gets_a_parse_error_with_a_null_id() {
     assert!(
         text(&sequences).contains("compound_intelligence"),
         "still serving"
+    );
+}
+
+#[test]
+fn arguments_that_are_not_an_object_are_invalid_params() {
+    let home = tempfile::tempdir().unwrap();
+    let mut c = Client::start(home.path(), None);
+
+    for (arguments, got) in [
+        (json!(5), "a number"),
+        (json!(["session"]), "an array"),
+        (json!("{}"), "a string"),
+    ] {
+        let answer = c.request(
+            "tools/call",
+            json!({"name": "status", "arguments": arguments}),
+        );
+        assert_eq!(answer["error"]["code"], -32602, "{answer}");
+        assert_eq!(
+            error_message(&answer),
+            format!("tools/call `status`: `arguments` must be an object, got {got}")
+        );
+    }
+    let nameless = c.request("tools/call", json!({"name": 7}));
+    assert_eq!(nameless["error"]["code"], -32602, "{nameless}");
+    assert!(error_message(&nameless).contains("`name` must be a string"));
+
+    let unknown = c.request("launch/rockets", json!({}));
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+}
+
+#[test]
+fn wrong_typed_fields_are_invalid_params_naming_the_field() {
+    let home = tempfile::tempdir().unwrap();
+    let mut c = Client::start(home.path(), None);
+
+    for (tool, args, message) in [
+        (
+            "how_do_i",
+            json!({"component": 3}),
+            "`component` must be a string, got a number",
+        ),
+        (
+            "status",
+            json!({"session": 5}),
+            "`session` must be a string, got a number",
+        ),
+        (
+            "who_am_i",
+            json!({"sequence": ["x"]}),
+            "`sequence` must be a string, got an array",
+        ),
+        (
+            "validate",
+            json!({"paths": "sequences"}),
+            "`paths` must be an array of strings",
+        ),
+        (
+            "validate",
+            json!({"paths": [1]}),
+            "`paths` must be an array of strings",
+        ),
+        (
+            "add_to_seed",
+            json!({"text": "{}", "write": "yes"}),
+            "`write` must be a boolean, got a string",
+        ),
+        ("how_do_i", json!({}), "`component` is required"),
+        (
+            "sequences",
+            json!({"colour": "red"}),
+            "unknown argument `colour`: this tool takes none",
+        ),
+        (
+            "status",
+            json!({"colour": "red"}),
+            "unknown argument `colour`: expected session, sequence",
+        ),
+    ] {
+        let answer = c.call(tool, args.clone());
+        assert_eq!(answer["error"]["code"], -32602, "{tool} {args}: {answer}");
+        assert_eq!(error_message(&answer), message, "{tool} {args}");
+    }
+    let unknown = c.call("launch_rockets", json!({}));
+    assert_eq!(unknown["error"]["code"], -32602);
+    assert!(
+        error_message(&unknown)
+            .starts_with("unknown tool `launch_rockets`: expected one of status, recovery"),
+        "{unknown}"
     );
 }

@@ -2,15 +2,16 @@
 //! The server only translates: every tool calls the same functions as the CLI.
 
 pub mod content;
+mod params;
 pub mod tools;
 pub mod transport;
 
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    InitializeResult, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-    Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, Implementation, InitializeResult, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
@@ -83,6 +84,17 @@ impl ServerHandler for SeedServer {
                 Ok(CallToolResult::error(vec![ContentBlock::text(format!("seed: {msg}"))]).into())
             }
         }
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, McpError> {
+        Err(params::custom_request_error(
+            &request.method,
+            request.params.as_ref(),
+        ))
     }
 }
 

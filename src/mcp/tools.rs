@@ -127,13 +127,17 @@ fn str_arg(args: &Map<String, Value>, key: &str) -> Result<Option<String>, ToolE
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
         Some(other) => Err(ToolError::InvalidParams(format!(
-            "`{key}` must be a string, got {other}"
+            "`{key}` must be a string, got {}",
+            super::params::kind(other)
         ))),
     }
 }
 
 fn check_keys(args: &Map<String, Value>, allowed: &[&str]) -> Result<(), ToolError> {
     match args.keys().find(|k| !allowed.contains(&k.as_str())) {
+        Some(k) if allowed.is_empty() => Err(ToolError::InvalidParams(format!(
+            "unknown argument `{k}`: this tool takes none"
+        ))),
         Some(k) => Err(ToolError::InvalidParams(format!(
             "unknown argument `{k}`: expected {}",
             allowed.join(", ")
@@ -279,7 +283,12 @@ fn add_to_seed(ctx: &McpContext, args: &Map<String, Value>) -> Result<ToolOutput
     let write = match args.get("write") {
         None | Some(Value::Null) => false,
         Some(Value::Bool(b)) => *b,
-        Some(_) => return Err(ToolError::InvalidParams("`write` must be a boolean".into())),
+        Some(other) => {
+            return Err(ToolError::InvalidParams(format!(
+                "`write` must be a boolean, got {}",
+                super::params::kind(other)
+            )));
+        }
     };
     let Some(text) = text else {
         return Ok(ToolOutput {
