@@ -1,9 +1,10 @@
-//! `seed mcp` under bad input: malformed lines, malformed params, unknown tools and methods.
-//! Each gets a clear JSON-RPC error, and the server keeps answering.
+//! `seed mcp` under bad input: malformed lines, malformed params, unknown tools and methods,
+//! unknown sessions, a missing state directory. Each gets a clear JSON-RPC or tool error, and
+//! the server keeps answering.
 
 mod mcp_common;
 
-use mcp_common::{Client, error_message, text};
+use mcp_common::{Client, SESSION, error_message, hook_call, text};
 use serde_json::{Value, json};
 
 #[test]
@@ -122,5 +123,47 @@ fn wrong_typed_fields_are_invalid_params_naming_the_field() {
         error_message(&unknown)
             .starts_with("unknown tool `launch_rockets`: expected one of status, recovery"),
         "{unknown}"
+    );
+}
+
+#[test]
+fn an_unknown_session_or_a_missing_state_directory_is_a_tool_error_naming_it() {
+    let home = tempfile::tempdir().unwrap();
+    hook_call(home.path(), "mcp__seed__who_am_i", "toolu_1");
+    let mut c = Client::start(home.path(), None);
+
+    let nobody = c.call("status", json!({"session": "no-such-session"}));
+    assert_eq!(nobody["result"]["isError"], true);
+    assert!(
+        text(&nobody).starts_with("seed: no session `no-such-session` in "),
+        "{nobody}"
+    );
+    let recovery = c.call("recovery", json!({"session": "no-such-session"}));
+    assert_eq!(recovery["result"]["isError"], true);
+    // Without a session id the most recent session answers.
+    assert!(text(&c.call("status", json!({}))).contains("seed.who_am_i"));
+    // The calling session's id comes from CLAUDE_CODE_SESSION_ID.
+    let mut caller = Client::start(home.path(), Some("5eed-unknown"));
+    let r = caller.call("status", json!({}));
+    assert!(text(&r).contains("no session `5eed-unknown`"), "{r}");
+    let mut known = Client::start(home.path(), Some(SESSION));
+    assert_eq!(known.call("status", json!({}))["result"]["isError"], false);
+
+    let gone = home.path().join("missing");
+    let mut c2 = Client::start(&gone, None);
+    for tool in ["status", "recovery"] {
+        let r = c2.call(tool, json!({}));
+        assert_eq!(r["result"]["isError"], true);
+        assert!(
+            text(&r).contains(&format!(
+                "state directory {} does not exist",
+                gone.display()
+            )),
+            "{r}"
+        );
+    }
+    assert!(
+        text(&c2.call("sequences", json!({}))).contains("compound_intelligence"),
+        "still serving"
     );
 }

@@ -68,7 +68,12 @@ impl ServerHandler for SeedServer {
         let args = request.arguments.clone().unwrap_or_default();
         match tools::call(&self.ctx, &request.name, &args) {
             Ok(out) => {
-                let mut result = CallToolResult::success(vec![ContentBlock::text(out.text)]);
+                let content = vec![ContentBlock::text(out.text)];
+                let mut result = if out.is_error {
+                    CallToolResult::error(content)
+                } else {
+                    CallToolResult::success(content)
+                };
                 result.structured_content = Some(out.structured);
                 Ok(result.into())
             }

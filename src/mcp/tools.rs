@@ -22,6 +22,8 @@ pub struct ToolSpec {
 pub struct ToolOutput {
     pub text: String,
     pub structured: Value,
+    /// A result the CLI would report with exit code 1.
+    pub is_error: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -75,7 +77,7 @@ pub fn specs() -> Vec<ToolSpec> {
         },
         ToolSpec {
             name: "validate",
-            description: "Check sequences: the named files, or all built-ins.",
+            description: "Check sequences: the named files, or all built-ins. An error result exactly when `seed validate` would exit 1.",
             schema: json!({
                 "type": "object",
                 "properties": { "paths": { "type": "array", "items": { "type": "string" }, "description": "Sequence files or directories" } },
@@ -179,6 +181,7 @@ pub fn call(
             let (m, snap) = view(ctx, args)?;
             let st = m.status(&snap);
             Ok(ToolOutput {
+                is_error: false,
                 text: report::status_text(&st),
                 structured: report::status_json(&st),
             })
@@ -187,6 +190,7 @@ pub fn call(
             let (m, snap) = view(ctx, args)?;
             let st = m.status(&snap);
             Ok(ToolOutput {
+                is_error: false,
                 text: report::recovery_text(&st),
                 structured: report::recovery_json(&st),
             })
@@ -194,6 +198,7 @@ pub fn call(
         "sequences" => {
             let list = sequences::list();
             Ok(ToolOutput {
+                is_error: false,
                 text: sequences::render_text(&list),
                 structured: json!({ "sequences": sequences::to_json(&list) }),
             })
@@ -219,6 +224,7 @@ pub fn call(
             let structured =
                 serde_json::to_value(&reports).map_err(|e| ToolError::Failed(e.to_string()))?;
             Ok(ToolOutput {
+                is_error: validate::failed(&reports),
                 text: validate::render_text(&reports),
                 structured: json!({ "files": structured }),
             })
@@ -231,6 +237,7 @@ pub fn call(
                 None => content::default_who_am_i(&view(ctx, args)?.0),
             };
             Ok(ToolOutput {
+                is_error: false,
                 structured: json!({ "text": text }),
                 text,
             })
@@ -246,6 +253,7 @@ pub fn call(
                 }
             };
             Ok(ToolOutput {
+                is_error: false,
                 structured: json!({ "text": text }),
                 text,
             })
@@ -264,6 +272,7 @@ pub fn call(
                 None => content::default_how_do_i(&view(ctx, args)?.0, &component),
             };
             Ok(ToolOutput {
+                is_error: false,
                 structured: json!({ "component": component, "text": text }),
                 text,
             })
@@ -292,6 +301,7 @@ fn add_to_seed(ctx: &McpContext, args: &Map<String, Value>) -> Result<ToolOutput
     };
     let Some(text) = text else {
         return Ok(ToolOutput {
+            is_error: false,
             text: ADD_HELP.to_string(),
             structured: json!({ "help": ADD_HELP }),
         });
@@ -328,7 +338,9 @@ fn add_to_seed(ctx: &McpContext, args: &Map<String, Value>) -> Result<ToolOutput
         out.push_str("not saved (pass write: true to save it)\n");
     }
     let structured = json!({ "valid": ok, "report": report, "written": written });
+    // Like `seed validate FILE`: a proposal with errors is an error result.
     Ok(ToolOutput {
+        is_error: !ok,
         text: out,
         structured,
     })
