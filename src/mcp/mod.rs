@@ -1,8 +1,12 @@
 //! `seed mcp`: seed's tools for the agent itself, over MCP on stdio (the official `rmcp` SDK).
 //! The server only translates: every tool calls the same functions as the CLI.
 
+mod add;
 pub mod content;
+mod guide;
+pub mod howto;
 mod params;
+pub mod specs;
 pub mod tools;
 pub mod transport;
 
@@ -29,7 +33,7 @@ impl SeedServer {
 }
 
 fn tool_list() -> Vec<Tool> {
-    tools::specs()
+    specs::specs()
         .into_iter()
         .map(|s| {
             let schema = match s.schema {
@@ -77,13 +81,9 @@ impl ServerHandler for SeedServer {
                 result.structured_content = Some(out.structured);
                 Ok(result.into())
             }
-            Err(ToolError::UnknownTool(name)) => Err(McpError::invalid_params(
-                format!(
-                    "unknown tool `{name}`: expected one of status, recovery, sequences, validate, who_am_i, what_do_i_do, how_do_i, add_to_seed"
-                ),
-                None,
-            )),
-            Err(ToolError::InvalidParams(msg)) => Err(McpError::invalid_params(msg, None)),
+            Err(e @ (ToolError::UnknownTool(_) | ToolError::InvalidParams(_))) => {
+                Err(McpError::invalid_params(e.to_string(), None))
+            }
             // A failure the model should read (no session yet, no state directory…).
             Err(ToolError::Failed(msg)) => {
                 Ok(CallToolResult::error(vec![ContentBlock::text(format!("seed: {msg}"))]).into())
