@@ -125,6 +125,11 @@ pub fn render_text(reports: &[FileReport]) -> String {
     s
 }
 
+/// Whether `seed validate` exits 1 (and the MCP `validate` tool answers `isError`).
+pub fn failed(reports: &[FileReport]) -> bool {
+    reports.iter().any(|r| r.errors() > 0)
+}
+
 pub fn run(args: crate::cli::ValidateArgs) -> CmdResult {
     let reports = validate_paths(&args.paths);
     if args.json {
@@ -132,8 +137,7 @@ pub fn run(args: crate::cli::ValidateArgs) -> CmdResult {
     } else {
         out!("{}", render_text(&reports))?;
     }
-    let failed = reports.iter().any(|r| r.errors() > 0);
-    Ok(if failed {
+    Ok(if failed(&reports) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -1,5 +1,5 @@
-//! Seed 000's content files (`who_am_i.seed`, `what_do_i_do.seed`, `how_do_i.seed`) served from
-//! the state directory, with defaults generated from the active sequence when a file is absent.
+//! Seed 000's content files (`who_am_i.seed`, `what_do_i_do.seed`, `how_do_i.seed`) read from
+//! the state directory, and the text generated from the active sequence when a file is absent.
 
 use std::path::Path;
 
@@ -8,69 +8,70 @@ use crate::engine::{Machine, Snapshot};
 /// Content files are small text; anything larger is refused rather than sent to the model.
 const MAX_CONTENT_BYTES: u64 = 256 * 1024;
 
-pub fn read_content(state_dir: Option<&Path>, file: &str) -> Result<Option<String>, String> {
-    let Some(dir) = state_dir else {
-        return Ok(None);
-    };
-    let path = dir.join(file);
-    match std::fs::metadata(&path) {
-        Err(_) => Ok(None),
-        Ok(m) if m.len() > MAX_CONTENT_BYTES => Err(format!(
-            "{}: {} bytes; content files are limited to {MAX_CONTENT_BYTES}",
+/// The file's text, or `None` when there is no state directory or the file is absent,
+/// unreadable or too large: the caller then serves the generated default. Why a present file
+/// was skipped goes to stderr, the MCP server's log.
+pub fn read_content(state_dir: Option<&Path>, file: &str) -> Option<String> {
+    let path = state_dir?.join(file);
+    let meta = std::fs::metadata(&path).ok()?;
+    if meta.len() > MAX_CONTENT_BYTES {
+        eprintln!(
+            "seed mcp: {}: {} bytes, over the {MAX_CONTENT_BYTES}-byte limit for content files; serving the default",
             path.display(),
-            m.len()
-        )),
-        Ok(_) => std::fs::read(&path)
-            .map(|b| Some(String::from_utf8_lossy(&b).into_owned()))
-            .map_err(|e| format!("{}: cannot read: {e}", path.display())),
+            meta.len()
+        );
+        return None;
+    }
+    match std::fs::read(&path) {
+        Ok(b) => Some(String::from_utf8_lossy(&b).into_owned()),
+        Err(e) => {
+            eprintln!(
+                "seed mcp: {}: cannot read ({e}); serving the default",
+                path.display()
+            );
+            None
+        }
     }
 }
 
-/// The section of `how_do_i.seed` for `component`: a Markdown heading (`#`, `##`, …) or an INI
-/// header (`[component]`) names it; the section runs to the next heading of any level.
-pub fn section(text: &str, component: &str) -> Option<String> {
-    let want = component.trim().to_lowercase();
-    let mut out: Option<Vec<&str>> = None;
-    for line in text.lines() {
-        let t = line.trim();
-        let heading = t
-            .strip_prefix('#')
-            .map(|h| h.trim_start_matches('#').trim())
-            .or_else(|| {
-                t.strip_prefix('[')
-                    .and_then(|h| h.strip_suffix(']'))
-                    .map(str::trim)
-            });
-        if let Some(h) = heading {
-            if out.is_some() {
-                break;
-            }
-            if h.to_lowercase() == want {
-                out = Some(Vec::new());
-            }
-            continue;
-        }
-        if let Some(lines) = &mut out {
-            lines.push(line);
-        }
-    }
-    out.map(|l| l.join("\n").trim().to_string())
+/// One section of `how_do_i.seed`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Section {
+    pub heading: String,
+    pub body: String,
 }
 
-/// Headings available in `how_do_i.seed`.
-pub fn components(text: &str) -> Vec<String> {
-    text.lines()
-        .filter_map(|l| {
-            let t = l.trim();
-            t.strip_prefix('#')
-                .map(|h| h.trim_start_matches('#').trim().to_string())
-                .or_else(|| {
-                    t.strip_prefix('[')
-                        .and_then(|h| h.strip_suffix(']'))
-                        .map(|h| h.trim().to_string())
-                })
+fn heading(line: &str) -> Option<&str> {
+    let t = line.trim();
+    t.strip_prefix('#')
+        .map(|h| h.trim_start_matches('#').trim())
+        .or_else(|| {
+            t.strip_prefix('[')
+                .and_then(|h| h.strip_suffix(']'))
+                .map(str::trim)
         })
-        .filter(|h| !h.is_empty())
+}
+
+/// The sections of `how_do_i.seed`: a Markdown heading (`#`, `##`, …) or an INI header
+/// (`[component]`) names one; it runs to the next heading of any level.
+pub fn sections(text: &str) -> Vec<Section> {
+    let mut out: Vec<(String, Vec<&str>)> = Vec::new();
+    for line in text.lines() {
+        match heading(line) {
+            Some(h) => out.push((h.to_string(), Vec::new())),
+            None => {
+                if let Some((_, lines)) = out.last_mut() {
+                    lines.push(line);
+                }
+            }
+        }
+    }
+    out.into_iter()
+        .filter(|(h, _)| !h.is_empty())
+        .map(|(heading, lines)| Section {
+            heading,
+            body: lines.join("\n").trim().to_string(),
+        })
         .collect()
 }
 
@@ -115,54 +116,44 @@ pub fn default_what_do_i_do(m: &Machine, snap: &Snapshot) -> String {
     s
 }
 
-pub fn default_how_do_i(m: &Machine, component: &str) -> String {
-    let c = &m.chart;
-    let wanted = component.trim();
-    let matches: Vec<&crate::engine::ir::State> = c
-        .states
-        .iter()
-        .filter(|s| s.key == wanted || s.name == wanted || s.label == wanted)
-        .collect();
-    if let Some(st) = matches.first() {
-        let mut s = format!("\"{}\" is a step of \"{}\".\n", st.label, c.name);
-        for note in &st.notes {
-            s.push_str(&format!("{note}\n"));
-        }
-        let into: Vec<String> = c
-            .transitions
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.targets.contains(&st.id))
-            .filter_map(|(i, _)| m.describe_transition(i).map(|d| d.tool))
-            .collect();
-        if !into.is_empty() {
-            s.push_str(&format!("Reached by calling: {}.\n", into.join(", ")));
-        }
-        let out: Vec<String> = c
-            .transitions
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.source == st.id)
-            .filter_map(|(i, _)| {
-                m.describe_transition(i)
-                    .map(|d| format!("{} → {}", d.tool, d.leads_to))
-            })
-            .collect();
-        if !out.is_empty() {
-            s.push_str(&format!("From there: {}.\n", out.join("; ")));
-        }
-        return s;
-    }
-    let steps: Vec<&str> = c
-        .states
-        .iter()
-        .skip(1)
-        .filter(|s| s.is_atomic_like() && !s.is_pseudo())
-        .map(|s| s.label.as_str())
-        .collect();
+/// The content tools' answer when no sequence is active (`why` says so in one line).
+pub fn no_sequence(why: &str) -> String {
     format!(
-        "No component \"{wanted}\" in \"{}\" and no how_do_i.seed section for it. Known steps: {}.",
-        c.name,
-        steps.join(", ")
+        "{why}.\nseed has no workflow to guide you through here: any tool is allowed. Call seed's `sequences` tool to list the sequences, and choose one with `seed install --sequence NAME`, the project's .seed.toml (`sequence = \"NAME\"`) or SEED_SEQUENCE.\n"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sections_run_from_a_heading_to_the_next_of_any_level() {
+        let s = sections("intro\n# waypoint\nCall it.\n\n## carton\nAdd.\n[giint]\nPlan.\n");
+        let got: Vec<(&str, &str)> = s
+            .iter()
+            .map(|s| (s.heading.as_str(), s.body.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("waypoint", "Call it."),
+                ("carton", "Add."),
+                ("giint", "Plan.")
+            ]
+        );
+    }
+
+    #[test]
+    fn a_missing_state_directory_or_file_reads_as_absent() {
+        assert_eq!(read_content(None, "who_am_i.seed"), None);
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(read_content(Some(dir.path()), "who_am_i.seed"), None);
+        std::fs::create_dir(dir.path().join("who_am_i.seed")).unwrap();
+        assert_eq!(
+            read_content(Some(dir.path()), "who_am_i.seed"),
+            None,
+            "a directory in the file's place is unreadable: the default is served"
+        );
+    }
 }

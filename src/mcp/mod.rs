@@ -1,15 +1,21 @@
 //! `seed mcp`: seed's tools for the agent itself, over MCP on stdio (the official `rmcp` SDK).
 //! The server only translates: every tool calls the same functions as the CLI.
 
+mod add;
 pub mod content;
+mod guide;
+pub mod howto;
+mod params;
+pub mod specs;
 pub mod tools;
+pub mod transport;
 
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    InitializeResult, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-    Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, Implementation, InitializeResult, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
@@ -27,7 +33,7 @@ impl SeedServer {
 }
 
 fn tool_list() -> Vec<Tool> {
-    tools::specs()
+    specs::specs()
         .into_iter()
         .map(|s| {
             let schema = match s.schema {
@@ -66,22 +72,34 @@ impl ServerHandler for SeedServer {
         let args = request.arguments.clone().unwrap_or_default();
         match tools::call(&self.ctx, &request.name, &args) {
             Ok(out) => {
-                let mut result = CallToolResult::success(vec![ContentBlock::text(out.text)]);
+                let content = vec![ContentBlock::text(out.text)];
+                let mut result = if out.is_error {
+                    CallToolResult::error(content)
+                } else {
+                    CallToolResult::success(content)
+                };
                 result.structured_content = Some(out.structured);
                 Ok(result.into())
             }
-            Err(ToolError::UnknownTool(name)) => Err(McpError::invalid_params(
-                format!(
-                    "unknown tool `{name}`: expected one of status, recovery, sequences, validate, who_am_i, what_do_i_do, how_do_i, add_to_seed"
-                ),
-                None,
-            )),
-            Err(ToolError::InvalidParams(msg)) => Err(McpError::invalid_params(msg, None)),
+            Err(e @ (ToolError::UnknownTool(_) | ToolError::InvalidParams(_))) => {
+                Err(McpError::invalid_params(e.to_string(), None))
+            }
             // A failure the model should read (no session yet, no state directory…).
             Err(ToolError::Failed(msg)) => {
                 Ok(CallToolResult::error(vec![ContentBlock::text(format!("seed: {msg}"))]).into())
             }
         }
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, McpError> {
+        Err(params::custom_request_error(
+            &request.method,
+            request.params.as_ref(),
+        ))
     }
 }
 
@@ -91,7 +109,8 @@ pub fn serve(ctx: McpContext) -> Result<(), Box<dyn std::error::Error + Send + S
         .enable_all()
         .build()?;
     rt.block_on(async move {
-        let service = SeedServer::new(ctx).serve(rmcp::transport::stdio()).await?;
+        let transport = transport::LineTransport::new(tokio::io::stdin(), tokio::io::stdout());
+        let service = SeedServer::new(ctx).serve(transport).await?;
         service.waiting().await?;
         Ok(())
     })

@@ -1,0 +1,240 @@
+//! `how_do_i(component)`: a component is a step, a tool or a whole MCP server of the sequence,
+//! or a section of `how_do_i.seed`. Names compare as seed compares tools: `starlog.orient`,
+//! `mcp__starlog__orient` and `Starlog.Orient` are one component, and `starlog` is every
+//! `starlog.*` step and section.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Value, json};
+
+use super::content::Section;
+use crate::engine::Machine;
+use crate::engine::event::canonical_tool_name;
+use crate::engine::ir::State;
+
+/// The name compared: lowercase, dotted, without a trailing `()`.
+pub fn normalize(name: &str) -> String {
+    let t = name.trim().to_lowercase();
+    let t = t.strip_suffix("()").unwrap_or(&t);
+    let t = canonical_tool_name(t);
+    match t.strip_prefix("mcp__") {
+        // A bare server as Claude Code spells it: `mcp__starlog`.
+        Some(server) if !server.contains("__") => server.trim_end_matches('_').to_string(),
+        _ => t,
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Match {
+    Exact,
+    /// `want` is a prefix of the name up to a dot: a server, or a composite state.
+    Under,
+}
+
+fn compare(name: &str, want: &str) -> Option<Match> {
+    let name = normalize(name);
+    if name == want {
+        Some(Match::Exact)
+    } else {
+        name.strip_prefix(want)
+            .filter(|rest| rest.starts_with('.'))
+            .map(|_| Match::Under)
+    }
+}
+
+/// The best match of a state: by key, local name, label, or the tool that performs it.
+fn state_match(s: &State, want: &str) -> Option<Match> {
+    let mut names = vec![s.key.as_str(), s.name.as_str(), s.label.as_str()];
+    if let Some(p) = &s.activity {
+        names.extend(p.alts.iter().map(|a| a.glob.as_str()));
+    }
+    let found: Vec<Match> = names.iter().filter_map(|n| compare(n, want)).collect();
+    found
+        .iter()
+        .copied()
+        .find(|m| *m == Match::Exact)
+        .or(found.first().copied())
+}
+
+/// What `how_do_i` answers: the text and its structured form.
+pub struct Answer {
+    pub text: String,
+    pub structured: Value,
+}
+
+/// The steps of a chart the agent can be told about (no root, no choice points).
+fn steps(m: &Machine) -> impl Iterator<Item = &State> {
+    m.chart.states.iter().skip(1).filter(|s| !s.is_pseudo())
+}
+
+pub fn answer(m: Option<&Machine>, sections: &[Section], component: &str) -> Answer {
+    let want = normalize(component);
+    if let Some(s) = sections.iter().find(|s| normalize(&s.heading) == want) {
+        return found(component, s.body.clone(), &[], std::slice::from_ref(s));
+    }
+    let matched: Vec<(&State, Match)> = m
+        .map(|m| {
+            steps(m)
+                .filter_map(|s| state_match(s, &want).map(|k| (s, k)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let exact: Vec<&State> = matched
+        .iter()
+        .filter(|(_, k)| *k == Match::Exact)
+        .map(|(s, _)| *s)
+        .collect();
+    if let (Some(m), false) = (m, exact.is_empty()) {
+        let text: Vec<String> = exact.iter().map(|s| describe_step(m, s)).collect();
+        return found(component, text.join("\n"), &exact, &[]);
+    }
+    let under: Vec<&State> = matched.iter().map(|(s, _)| *s).collect();
+    let under_sections: Vec<Section> = sections
+        .iter()
+        .filter(|s| compare(&s.heading, &want) == Some(Match::Under))
+        .cloned()
+        .collect();
+    if under.is_empty() && under_sections.is_empty() {
+        return unknown(m, sections, component);
+    }
+    let mut parts = Vec::new();
+    if let Some(m) = m.filter(|_| !under.is_empty()) {
+        parts.push(format!(
+            "\"{component}\" in \"{}\": {} step(s).",
+            m.chart.name,
+            under.len()
+        ));
+        parts.extend(under.iter().map(|s| describe_step(m, s)));
+    }
+    parts.extend(
+        under_sections
+            .iter()
+            .map(|s| format!("## {}\n{}\n", s.heading, s.body)),
+    );
+    found(component, parts.join("\n"), &under, &under_sections)
+}
+
+fn found(component: &str, text: String, steps: &[&State], sections: &[Section]) -> Answer {
+    let structured = json!({
+        "component": component,
+        "found": true,
+        "steps": steps.iter().map(|s| s.key.as_str()).collect::<Vec<_>>(),
+        "sections": sections.iter().map(|s| s.heading.as_str()).collect::<Vec<_>>(),
+        "text": text,
+    });
+    Answer { text, structured }
+}
+
+fn unknown(m: Option<&Machine>, sections: &[Section], component: &str) -> Answer {
+    let mut servers = BTreeSet::new();
+    let mut step_names = Vec::new();
+    for s in m.into_iter().flat_map(steps) {
+        if let Some((server, _)) = normalize(&s.name).split_once('.') {
+            servers.insert(server.to_string());
+        }
+        if s.is_atomic_like() {
+            step_names.push(s.label.clone());
+        }
+    }
+    let headings: Vec<&str> = sections.iter().map(|s| s.heading.as_str()).collect();
+    let within = m
+        .map(|m| format!(" in \"{}\"", m.chart.name))
+        .unwrap_or_default();
+    let mut text =
+        format!("No component \"{component}\"{within} and no how_do_i.seed section for it.\n");
+    let list = |label: &str, items: &[&str]| match items {
+        [] => String::new(),
+        _ => format!("- {label}: {}\n", items.join(", ")),
+    };
+    let servers: Vec<&str> = servers.iter().map(String::as_str).collect();
+    let step_refs: Vec<&str> = step_names.iter().map(String::as_str).collect();
+    let known = [
+        list("servers", &servers),
+        list("steps", &step_refs),
+        list("how_do_i.seed sections", &headings),
+    ]
+    .concat();
+    if known.is_empty() {
+        text.push_str(
+            "No components are known: no sequence is active and how_do_i.seed has no sections.\n",
+        );
+    } else {
+        text.push_str("Known components:\n");
+        text.push_str(&known);
+    }
+    let structured = json!({
+        "component": component,
+        "found": false,
+        "known": { "servers": servers, "steps": step_refs, "sections": headings },
+        "text": text,
+    });
+    Answer { text, structured }
+}
+
+fn describe_step(m: &Machine, st: &State) -> String {
+    let c = &m.chart;
+    let mut s = format!("\"{}\" is a step of \"{}\".\n", st.label, c.name);
+    for note in &st.notes {
+        s.push_str(&format!("{note}\n"));
+    }
+    let into: Vec<String> = c
+        .transitions
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.targets.contains(&st.id))
+        .filter_map(|(i, _)| m.describe_transition(i).map(|d| d.tool))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    if !into.is_empty() {
+        s.push_str(&format!("Reached by calling: {}.\n", into.join(", ")));
+    }
+    let out: Vec<String> = c
+        .transitions
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.source == st.id)
+        .filter_map(|(i, _)| {
+            m.describe_transition(i)
+                .map(|d| format!("{} → {}", d.tool, d.leads_to))
+        })
+        .collect();
+    if !out.is_empty() {
+        s.push_str(&format!("From there: {}.\n", out.join("; ")));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claude_code_and_dotted_spellings_are_one_component() {
+        for spelling in [
+            "starlog.orient",
+            "mcp__starlog__orient",
+            "Starlog.Orient",
+            " MCP__STARLOG__ORIENT ",
+            "starlog.orient()",
+        ] {
+            assert_eq!(normalize(spelling), "starlog.orient", "{spelling}");
+        }
+        assert_eq!(normalize("mcp__starlog"), "starlog");
+        assert_eq!(normalize("GIINT"), "giint");
+    }
+
+    #[test]
+    fn a_server_is_a_prefix_up_to_a_dot() {
+        assert_eq!(compare("starlog.orient", "starlog"), Some(Match::Under));
+        assert_eq!(
+            compare("mcp__starlog__orient", "starlog"),
+            Some(Match::Under)
+        );
+        assert_eq!(compare("starlog_x.orient", "starlog"), None);
+        assert_eq!(
+            compare("Starlog.Orient", "starlog.orient"),
+            Some(Match::Exact)
+        );
+    }
+}

@@ -1,0 +1,97 @@
+//! The eight tools as `tools/list` shows them: names, descriptions, JSON schemas.
+
+use serde_json::{Value, json};
+
+pub struct ToolSpec {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub schema: Value,
+}
+
+pub const NAMES: [&str; 8] = [
+    "status",
+    "recovery",
+    "sequences",
+    "validate",
+    "who_am_i",
+    "what_do_i_do",
+    "how_do_i",
+    "add_to_seed",
+];
+
+fn session_args() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "session": { "type": "string", "description": "Session id (default: the calling session, else the most recent one)" },
+            "sequence": { "type": "string", "description": "Sequence name or path (default: the session's)" }
+        },
+        "additionalProperties": false
+    })
+}
+
+pub fn specs() -> Vec<ToolSpec> {
+    vec![
+        ToolSpec {
+            name: "status",
+            description: "Show the layered progress bars, the current step, the allowed tools and the next step of the sequence.",
+            schema: session_args(),
+        },
+        ToolSpec {
+            name: "recovery",
+            description: "Suggest the next steps when the sequence is stuck or a call was denied.",
+            schema: session_args(),
+        },
+        ToolSpec {
+            name: "sequences",
+            description: "List the available workflow sequences with their dialect and description.",
+            schema: json!({ "type": "object", "properties": {}, "additionalProperties": false }),
+        },
+        ToolSpec {
+            name: "validate",
+            description: "Check sequences: the named files, or all built-ins. An error result exactly when `seed validate` would exit 1.",
+            schema: json!({
+                "type": "object",
+                "properties": { "paths": { "type": "array", "items": { "type": "string" }, "description": "Sequence files or directories" } },
+                "additionalProperties": false
+            }),
+        },
+        ToolSpec {
+            name: "who_am_i",
+            description: "Identity activation: who you are in this workflow.",
+            schema: session_args(),
+        },
+        ToolSpec {
+            name: "what_do_i_do",
+            description: "Workflow loading: what to do now and next.",
+            schema: session_args(),
+        },
+        ToolSpec {
+            name: "how_do_i",
+            description: "Help for one component: a step, a tool or a whole MCP server (`starlog`, `starlog.orient` or `mcp__starlog__orient`, any case), or a section of how_do_i.seed; an unknown one lists the known ones.",
+            schema: json!({
+                "type": "object",
+                "properties": {
+                    "component": { "type": "string", "description": "The component to explain: a step, a tool or a server name" },
+                    "session": { "type": "string" },
+                    "sequence": { "type": "string" }
+                },
+                "required": ["component"],
+                "additionalProperties": false
+            }),
+        },
+        ToolSpec {
+            name: "add_to_seed",
+            description: "Explain how to add a sequence or a content file; validate a proposed sequence given as text, writing it only when asked.",
+            schema: json!({
+                "type": "object",
+                "properties": {
+                    "file_name": { "type": "string", "description": "e.g. my_flow.json, my_flow.yaml, my_flow.mmd (the extension picks the dialect)" },
+                    "text": { "type": "string", "description": "The proposed sequence" },
+                    "write": { "type": "boolean", "description": "Save it under the state directory's sequences/ when it validates (default false)" }
+                },
+                "additionalProperties": false
+            }),
+        },
+    ]
+}

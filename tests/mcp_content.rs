@@ -1,0 +1,239 @@
+//! The content tools (`who_am_i`, `what_do_i_do`, `how_do_i`) and `add_to_seed`: `.seed` files
+//! from the state directory, else text generated from the active sequence, whatever the state
+//! directory's condition.
+
+mod mcp_common;
+
+use std::path::Path;
+
+use mcp_common::{Client, SESSION, hook_call, text};
+use serde_json::{Value, json};
+
+fn structured(answer: &Value) -> &Value {
+    &answer["result"]["structuredContent"]
+}
+
+#[test]
+fn content_tools_serve_seed_files_and_fall_back_to_the_sequence() {
+    let home = tempfile::tempdir().unwrap();
+    hook_call(home.path(), "mcp__seed__who_am_i", "toolu_1");
+    let mut c = Client::start(home.path(), Some(SESSION));
+
+    let who = c.call("who_am_i", json!({}));
+    assert!(
+        text(&who).contains("\"compound_intelligence\"") && text(&who).contains("base 0–50%"),
+        "{who}"
+    );
+    assert_eq!(structured(&who)["source"], "session");
+    let what = text(&c.call("what_do_i_do", json!({})));
+    assert!(what.contains("mcp__seed__what_do_i_do"), "{what}");
+    let how = text(&c.call("how_do_i", json!({"component": "starlog.check"})));
+    assert!(how.contains("mcp__starlog__orient"), "{how}");
+
+    std::fs::write(
+        home.path().join("who_am_i.seed"),
+        "You are the navigator.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        home.path().join("how_do_i.seed"),
+        "# waypoint\nCall start_waypoint_journey.\n\n## carton\nAdd concepts.\n",
+    )
+    .unwrap();
+    let who = c.call("who_am_i", json!({}));
+    assert_eq!(text(&who), "You are the navigator.\n");
+    assert_eq!(structured(&who)["source"], "file");
+    assert_eq!(
+        text(&c.call("how_do_i", json!({"component": "carton"}))),
+        "Add concepts."
+    );
+    assert_eq!(
+        text(&c.call("how_do_i", json!({"component": "WAYPOINT"}))),
+        "Call start_waypoint_journey.",
+        "section names compare case-insensitively"
+    );
+}
+
+#[test]
+fn content_tools_answer_without_a_state_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("missing");
+    let not_a_dir = tmp.path().join("a-file");
+    std::fs::write(&not_a_dir, "").unwrap();
+    // A state directory whose content file cannot be read (a directory in its place).
+    let unreadable = tmp.path().join("unreadable");
+    for f in ["who_am_i.seed", "what_do_i_do.seed", "how_do_i.seed"] {
+        std::fs::create_dir_all(unreadable.join(f)).unwrap();
+    }
+
+    for home in [&missing, &not_a_dir, &unreadable] {
+        let mut c = Client::start(home, Some(SESSION));
+        let who = c.call("who_am_i", json!({}));
+        assert_eq!(who["result"]["isError"], false, "{}: {who}", home.display());
+        assert!(text(&who).contains("\"compound_intelligence\""), "{who}");
+        assert_eq!(structured(&who)["source"], "sequence");
+
+        let what = c.call("what_do_i_do", json!({}));
+        assert_eq!(what["result"]["isError"], false, "{what}");
+        assert!(
+            text(&what).contains("Do next: call mcp__seed__who_am_i"),
+            "the active sequence at its start: {what}"
+        );
+
+        let how = c.call("how_do_i", json!({"component": "starlog.orient"}));
+        assert_eq!(how["result"]["isError"], false, "{how}");
+        assert!(text(&how).contains("mcp__starship__fly"), "{how}");
+    }
+}
+
+#[test]
+fn content_tools_say_so_when_no_sequence_is_active() {
+    let home = tempfile::tempdir().unwrap();
+    let mut c = Client::start_with(home.path(), None, &[("SEED_SEQUENCE", None)]);
+    for tool in ["who_am_i", "what_do_i_do"] {
+        let answer = c.call(tool, json!({}));
+        assert_eq!(answer["result"]["isError"], false, "{answer}");
+        assert!(
+            text(&answer).starts_with("No sequence is active."),
+            "{answer}"
+        );
+        assert_eq!(structured(&answer)["source"], "none");
+    }
+    // A `sequence` argument names one.
+    let named = c.call("who_am_i", json!({"sequence": "waypoint_journey"}));
+    assert!(text(&named).contains("\"waypoint_journey\""), "{named}");
+    let unknown = c.call("what_do_i_do", json!({"sequence": "no_such_sequence"}));
+    assert_eq!(unknown["result"]["isError"], false, "{unknown}");
+    assert!(
+        text(&unknown).starts_with("The active sequence `no_such_sequence` cannot be loaded"),
+        "{unknown}"
+    );
+}
+
+#[test]
+fn how_do_i_knows_a_component_by_tool_step_or_server_in_any_spelling() {
+    let home = tempfile::tempdir().unwrap();
+    let mut c = Client::start(home.path(), None);
+    let how =
+        |c: &mut Client, component: &str| c.call("how_do_i", json!({ "component": component }));
+
+    let orient = text(&how(&mut c, "starlog.orient"));
+    assert!(
+        orient.starts_with("\"starlog.orient\" is a step of"),
+        "{orient}"
+    );
+    for spelling in [
+        "mcp__starlog__orient",
+        "Starlog.Orient",
+        "MCP__STARLOG__ORIENT",
+    ] {
+        assert_eq!(text(&how(&mut c, spelling)), orient, "{spelling}");
+    }
+
+    for server in ["starlog", "STARLOG", "mcp__starlog"] {
+        let answer = how(&mut c, server);
+        let steps = &structured(&answer)["steps"];
+        assert_eq!(
+            steps.as_array().map(Vec::len),
+            Some(3),
+            "{server}: check, init_project, orient: {answer}"
+        );
+        for step in ["starlog.check", "starlog.orient", "starlog.init_project"] {
+            assert!(
+                text(&answer).contains(&format!("\"{step}\" is a step")),
+                "{answer}"
+            );
+        }
+    }
+    let giint = how(&mut c, "giint");
+    assert!(
+        text(&giint).contains("\"giint.add_task\" is a step"),
+        "{giint}"
+    );
+    assert!(!text(&giint).contains("starlog"), "{giint}");
+
+    let unknown = how(&mut c, "teleport");
+    assert_eq!(unknown["result"]["isError"], false);
+    assert_eq!(structured(&unknown)["found"], false);
+    let t = text(&unknown);
+    assert!(
+        t.starts_with("No component \"teleport\" in \"compound_intelligence\""),
+        "{t}"
+    );
+    assert!(
+        t.contains("- servers: carton, giint, heaven-subagent, seed, starlog, starship, waypoint"),
+        "{t}"
+    );
+    assert!(t.contains("starlog.orient"), "known steps listed: {t}");
+}
+
+#[test]
+fn how_do_i_sections_match_like_tools_and_group_under_their_server() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(home.path()).unwrap();
+    std::fs::write(
+        home.path().join("how_do_i.seed"),
+        "## mcp__starlog__orient\nRead the registry first.\n\n## starlog.fly\nPick a flight.\n\n[carton]\nAdd concepts.\n",
+    )
+    .unwrap();
+    let mut c = Client::start(home.path(), None);
+
+    for spelling in ["starlog.orient", "mcp__starlog__orient", "STARLOG.ORIENT"] {
+        let answer = c.call("how_do_i", json!({ "component": spelling }));
+        assert_eq!(text(&answer), "Read the registry first.", "{spelling}");
+    }
+    let server = c.call("how_do_i", json!({"component": "starlog"}));
+    let t = text(&server);
+    assert!(t.contains("## starlog.fly\nPick a flight."), "{t}");
+    assert!(t.contains("\"starlog.check\" is a step"), "{t}");
+    let unknown = text(&c.call("how_do_i", json!({"component": "teleport"})));
+    assert!(
+        unknown.contains("- how_do_i.seed sections: mcp__starlog__orient, starlog.fly, carton"),
+        "{unknown}"
+    );
+}
+
+#[test]
+fn add_to_seed_explains_checks_and_writes_only_when_asked() {
+    let home = tempfile::tempdir().unwrap();
+    let mut c = Client::start(home.path(), None);
+
+    let help = text(&c.call("add_to_seed", json!({})));
+    assert!(help.contains("seed validate"), "{help}");
+    let proposal = r#"{"name": "mine", "tool_transitions": {"a": {"next_allowed": ["b"]}}}"#;
+    let checked = c.call(
+        "add_to_seed",
+        json!({"file_name": "mine.json", "text": proposal}),
+    );
+    assert_eq!(structured(&checked)["valid"], true, "{checked}");
+    assert_eq!(checked["result"]["isError"], false);
+    assert!(
+        !home.path().join("sequences/mine.json").exists(),
+        "nothing written unless asked"
+    );
+    let broken = c.call(
+        "add_to_seed",
+        json!({"file_name": "bad.json", "text": "{\"name\": 1}", "write": true}),
+    );
+    assert_eq!(structured(&broken)["valid"], false);
+    assert_eq!(
+        broken["result"]["isError"], true,
+        "as `seed validate` exits 1"
+    );
+    assert!(text(&broken).contains("not saved: fix the errors first"));
+    assert!(!home.path().join("sequences/bad.json").exists());
+
+    c.call(
+        "add_to_seed",
+        json!({"file_name": "mine.json", "text": proposal, "write": true}),
+    );
+    let saved = home.path().join("sequences/mine.json");
+    assert_eq!(std::fs::read_to_string(&saved).unwrap(), proposal);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&saved), 0o600, "saved like the rest of the store");
+        assert_eq!(mode(&home.path().join("sequences")), 0o700);
+    }
+}

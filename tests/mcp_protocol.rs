@@ -1,0 +1,169 @@
+//! `seed mcp` under bad input: malformed lines, malformed params, unknown tools and methods,
+//! unknown sessions, a missing state directory. Each gets a clear JSON-RPC or tool error, and
+//! the server keeps answering.
+
+mod mcp_common;
+
+use mcp_common::{Client, SESSION, error_message, hook_call, text};
+use serde_json::{Value, json};
+
+#[test]
+fn a_line_that_is_not_json_gets_a_parse_error_with_a_null_id() {
+    let home = tempfile::tempdir().unwrap();
+    let mut c = Client::start(home.path(), None);
+
+    for garbage in [
+        "this is not json",
+        "{\"jsonrpc\": \"2.0\", \"id\": 9, \"method\":",
+    ] {
+        c.send_line(garbage);
+        let reply = c.read_message();
+        assert_eq!(reply["id"], Value::Null, "{reply}");
+        assert_eq!(reply["error"]["code"], -32700, "{reply}");
+        assert!(error_message(&reply).starts_with("parse error"), "{reply}");
+    }
+    // JSON of the wrong shape is an invalid request, answered by its id.
+    c.send_line(r#"{"jsonrpc": "1.0", "id": 41, "method": "ping"}"#);
+    let reply = c.read_message();
+    assert_eq!(
+        (reply["id"].clone(), reply["error"]["code"].clone()),
+        (json!(41), json!(-32600))
+    );
+
+    let sequences = c.call("sequences", json!({}));
+    assert!(
+        text(&sequences).contains("compound_intelligence"),
+        "still serving"
+    );
+}
+
+#[test]
+fn arguments_that_are_not_an_object_are_invalid_params() {
+    let home = tempfile::tempdir().unwrap();
+    let mut c = Client::start(home.path(), None);
+
+    for (arguments, got) in [
+        (json!(5), "a number"),
+        (json!(["session"]), "an array"),
+        (json!("{}"), "a string"),
+    ] {
+        let answer = c.request(
+            "tools/call",
+            json!({"name": "status", "arguments": arguments}),
+        );
+        assert_eq!(answer["error"]["code"], -32602, "{answer}");
+        assert_eq!(
+            error_message(&answer),
+            format!("tools/call `status`: `arguments` must be an object, got {got}")
+        );
+    }
+    let nameless = c.request("tools/call", json!({"name": 7}));
+    assert_eq!(nameless["error"]["code"], -32602, "{nameless}");
+    assert!(error_message(&nameless).contains("`name` must be a string"));
+
+    let unknown = c.request("launch/rockets", json!({}));
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+}
+
+#[test]
+fn wrong_typed_fields_are_invalid_params_naming_the_field() {
+    let home = tempfile::tempdir().unwrap();
+    let mut c = Client::start(home.path(), None);
+
+    for (tool, args, message) in [
+        (
+            "how_do_i",
+            json!({"component": 3}),
+            "`component` must be a string, got a number",
+        ),
+        (
+            "status",
+            json!({"session": 5}),
+            "`session` must be a string, got a number",
+        ),
+        (
+            "who_am_i",
+            json!({"sequence": ["x"]}),
+            "`sequence` must be a string, got an array",
+        ),
+        (
+            "validate",
+            json!({"paths": "sequences"}),
+            "`paths` must be an array of strings",
+        ),
+        (
+            "validate",
+            json!({"paths": [1]}),
+            "`paths` must be an array of strings",
+        ),
+        (
+            "add_to_seed",
+            json!({"text": "{}", "write": "yes"}),
+            "`write` must be a boolean, got a string",
+        ),
+        ("how_do_i", json!({}), "`component` is required"),
+        (
+            "sequences",
+            json!({"colour": "red"}),
+            "unknown argument `colour`: this tool takes none",
+        ),
+        (
+            "status",
+            json!({"colour": "red"}),
+            "unknown argument `colour`: expected session, sequence",
+        ),
+    ] {
+        let answer = c.call(tool, args.clone());
+        assert_eq!(answer["error"]["code"], -32602, "{tool} {args}: {answer}");
+        assert_eq!(error_message(&answer), message, "{tool} {args}");
+    }
+    let unknown = c.call("launch_rockets", json!({}));
+    assert_eq!(unknown["error"]["code"], -32602);
+    assert!(
+        error_message(&unknown)
+            .starts_with("unknown tool `launch_rockets`: expected one of status, recovery"),
+        "{unknown}"
+    );
+}
+
+#[test]
+fn an_unknown_session_or_a_missing_state_directory_is_a_tool_error_naming_it() {
+    let home = tempfile::tempdir().unwrap();
+    hook_call(home.path(), "mcp__seed__who_am_i", "toolu_1");
+    let mut c = Client::start(home.path(), None);
+
+    let nobody = c.call("status", json!({"session": "no-such-session"}));
+    assert_eq!(nobody["result"]["isError"], true);
+    assert!(
+        text(&nobody).starts_with("seed: no session `no-such-session` in "),
+        "{nobody}"
+    );
+    let recovery = c.call("recovery", json!({"session": "no-such-session"}));
+    assert_eq!(recovery["result"]["isError"], true);
+    // Without a session id the most recent session answers.
+    assert!(text(&c.call("status", json!({}))).contains("seed.who_am_i"));
+    // The calling session's id comes from CLAUDE_CODE_SESSION_ID.
+    let mut caller = Client::start(home.path(), Some("5eed-unknown"));
+    let r = caller.call("status", json!({}));
+    assert!(text(&r).contains("no session `5eed-unknown`"), "{r}");
+    let mut known = Client::start(home.path(), Some(SESSION));
+    assert_eq!(known.call("status", json!({}))["result"]["isError"], false);
+
+    let gone = home.path().join("missing");
+    let mut c2 = Client::start(&gone, None);
+    for tool in ["status", "recovery"] {
+        let r = c2.call(tool, json!({}));
+        assert_eq!(r["result"]["isError"], true);
+        assert!(
+            text(&r).contains(&format!(
+                "state directory {} does not exist",
+                gone.display()
+            )),
+            "{r}"
+        );
+    }
+    assert!(
+        text(&c2.call("sequences", json!({}))).contains("compound_intelligence"),
+        "still serving"
+    );
+}
