@@ -345,3 +345,64 @@ fn validate_exits_1_on_errors_and_0_with_warnings() {
         .assert()
         .success();
 }
+
+#[test]
+fn lints_point_at_the_line_and_column_they_are_about() {
+    let json = r#"{
+  "name": "bad",
+  "tool_transitions": {
+    "a.one": { "next_allowed": ["a.two"] },
+    "a.two": { "next_allowed": ["a.one"] },
+    "b.orphan": { "next_allowed": ["b.end"] }
+  },
+  "start": ["a.one"],
+  "progress_layers": { "x": [0, 40], "y": [50, 100] }
+}"#;
+    let loaded = load_text("bad.json", json, &none).expect("loads");
+    let lints = Machine::new(loaded.chart).lint();
+    let at = |code: &str, needle: &str| {
+        lints
+            .iter()
+            .find(|l| l.code == code && l.message.contains(needle))
+            .and_then(|l| l.span)
+            .map(|s| (s.line, s.col))
+            .unwrap_or_else(|| panic!("no positioned {code} about {needle}: {lints:?}"))
+    };
+    // A tool's key, not its mention in an earlier `next_allowed`.
+    assert_eq!(at("cycle-without-exit", "a.one"), (4, 5));
+    assert_eq!(at("unreachable", "b.orphan"), (6, 5));
+    // A tool only named in `next_allowed`: its first mention.
+    assert_eq!(at("unreachable", "b.end"), (6, 36));
+    // A band: the layer's key.
+    assert_eq!(at("band-gap", "`x` and `y`"), (9, 38));
+}
+
+#[test]
+fn a_manifests_lints_name_the_diagram_file_they_are_in() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("flow.toml"),
+        "name = \"flow\"\ndiagram = \"parts/main.mmd\"\n",
+    )
+    .unwrap();
+    std::fs::create_dir(dir.path().join("parts")).unwrap();
+    std::fs::write(
+        dir.path().join("parts/main.mmd"),
+        "stateDiagram-v2\n    [*] --> a\n    a --> [*]\n    lost --> a\n",
+    )
+    .unwrap();
+    let out = Command::cargo_bin("seed")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["validate", "flow.toml"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    assert!(
+        text.contains("parts/main.mmd:4:5: warning[unreachable]: state `lost`"),
+        "{text}"
+    );
+}

@@ -39,16 +39,18 @@ pub fn check(source: String, loaded: Result<dialects::Loaded, dialects::LoadErro
             lints: vec![Lint::error(
                 "load",
                 e.message.clone(),
-                (e.line > 0).then_some(crate::engine::ir::Span {
-                    line: e.line,
-                    col: e.col,
-                }),
+                (e.line > 0).then_some(crate::engine::ir::Span::at(e.line, e.col)),
             )],
         },
         Ok(l) => {
             let machine = Machine::new(l.chart);
             let mut lints = l.warnings;
             lints.extend(machine.lint());
+            for lint in &mut lints {
+                if let Some(sp) = lint.span.filter(|sp| sp.file > 0) {
+                    lint.file = machine.chart.files.get(usize::from(sp.file) - 1).cloned();
+                }
+            }
             FileReport {
                 source,
                 sequence: Some(machine.chart.name.clone()),
@@ -117,7 +119,10 @@ pub fn render_text(reports: &[FileReport]) -> String {
             };
             let at = l
                 .span
-                .map(|sp| format!("{}:{}:{}: ", r.source, sp.line, sp.col))
+                .map(|sp| {
+                    let file = l.file.as_deref().unwrap_or(&r.source);
+                    format!("{file}:{}:{}: ", sp.line, sp.col)
+                })
                 .unwrap_or_else(|| format!("{}: ", r.source));
             s.push_str(&format!("  {at}{sev}[{}]: {}\n", l.code, l.message));
         }

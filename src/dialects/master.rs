@@ -355,7 +355,6 @@ fn railroad(
     b: &mut ChartBuilder,
     parent: StateId,
 ) -> Result<BTreeMap<String, StateId>, LoadError> {
-    let spans = key_spans(cx.text, "\"tool_transitions\"", transitions.keys());
     // Collect edges first: tools named only in next_allowed are states too.
     let mut order: Vec<String> = Vec::new();
     // Membership by set: a long chain must load in linear time.
@@ -419,6 +418,12 @@ fn railroad(
             }
             edges.push((tool.clone(), name, pat));
         }
+    }
+    // A tool's own key; for tools only named in `next_allowed`, their first mention (`order`
+    // is the order of first mentions, so one forward scan finds them all).
+    let mut spans = key_spans(cx.text, "\"tool_transitions\"", transitions.keys(), true);
+    for (tool, span) in key_spans(cx.text, "\"tool_transitions\"", order.iter(), false) {
+        spans.entry(tool).or_insert(span);
     }
     let start = b
         .add_state(parent, "start", StateKind::Atomic)
@@ -638,7 +643,7 @@ fn context(cx: &Ctx, cons: &Map<String, Value>, b: &mut ChartBuilder) -> Result<
             .add_state(region, name, StateKind::Atomic)
             .map_err(|e| cx.err(&["state_constraints", name], e.to_string()))?;
         let (line, col) = find_path(cx.text, &["\"state_constraints\"", &format!("\"{name}\"")]);
-        b.state_mut(id).span = Some(crate::engine::ir::Span { line, col });
+        b.state_mut(id).span = Some(crate::engine::ir::Span::at(line, col));
         b.state_mut(id).weight = 0.0;
         for (key, deny) in [("allowed_tools", false), ("disallowed_tools", true)] {
             if let Some(list) = o.get(key) {
@@ -823,7 +828,9 @@ fn layers(
         return Ok(());
     };
     let mut bands: Vec<Band> = Vec::new();
-    for (name, spec) in as_object(cx, v, "progress_layers")? {
+    let layer_map = as_object(cx, v, "progress_layers")?;
+    let spans = key_spans(cx.text, "\"progress_layers\"", layer_map.keys(), true);
+    for (name, spec) in layer_map {
         let (range, steps) = match spec {
             Value::Array(_) => (spec, None),
             Value::Object(o) => (
@@ -876,6 +883,7 @@ fn layers(
             lo: nums[0],
             hi: nums[1],
             states,
+            span: spans.get(name).copied(),
         });
     }
     assign_unlisted(b, &mut bands, tools);
@@ -988,16 +996,35 @@ fn key_spans<'k>(
     text: &str,
     section: &str,
     keys: impl Iterator<Item = &'k String>,
+    keys_only: bool,
 ) -> BTreeMap<String, crate::engine::ir::Span> {
     let mut index = LineIndex::new(text);
     let mut out = BTreeMap::new();
     let mut from = text.find(section).map(|i| i + section.len()).unwrap_or(0);
+    // Keys spelled with escapes are not found as written; a scan budget keeps hostile files
+    // from making this quadratic (positions are then left out, nothing else changes).
+    let mut budget = text.len().saturating_mul(8);
     for k in keys {
         let quoted = format!("\"{k}\"");
-        if let Some(i) = text[from..].find(&quoted) {
-            let (line, col) = index.line_col(from + i);
-            out.insert(k.clone(), crate::engine::ir::Span { line, col });
-            from += i + quoted.len();
+        let mut at = from;
+        // With `keys_only`, a mention as a value (`"next_allowed": ["x"]`) is passed over.
+        while let Some(i) = text[at..].find(&quoted) {
+            budget = budget.saturating_sub(i + quoted.len());
+            let end = at + i + quoted.len();
+            let is_key = text[end..].trim_start().starts_with(':');
+            if !keys_only || is_key {
+                let (line, col) = index.line_col(at + i);
+                out.insert(k.clone(), crate::engine::ir::Span::at(line, col));
+                from = end;
+                break;
+            }
+            at = end;
+        }
+        if !out.contains_key(k.as_str()) {
+            budget = budget.saturating_sub(text.len() - at);
+        }
+        if budget == 0 {
+            break;
         }
     }
     out

@@ -61,6 +61,7 @@ impl ChartBuilder {
                 settings: Settings::default(),
                 bands: Vec::new(),
                 vars: BTreeMap::new(),
+                files: Vec::new(),
             },
             index: HashMap::new(),
         }

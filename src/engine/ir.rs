@@ -203,6 +203,21 @@ impl State {
 pub struct Span {
     pub line: u32,
     pub col: u32,
+    /// Which file: 0 is the file that was loaded; `k` is [`Chart::files`]`[k - 1]` (the
+    /// diagrams a Mermaid manifest nests).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub file: u16,
+}
+
+fn is_zero(n: &u16) -> bool {
+    *n == 0
+}
+
+impl Span {
+    /// A position in the loaded file.
+    pub fn at(line: u32, col: u32) -> Span {
+        Span { line, col, file: 0 }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -451,6 +466,9 @@ pub struct Band {
     pub lo: f64,
     pub hi: f64,
     pub states: Vec<StateId>,
+    /// Where the band is declared, for lints.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
 }
 
 /// Sequence-wide settings.
@@ -479,6 +497,9 @@ pub struct Chart {
     pub bands: Vec<Band>,
     /// Initial values of variables and flags (flags are booleans under `flags.`).
     pub vars: BTreeMap<String, Value>,
+    /// Other files the chart was assembled from, named by [`Span::file`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
 }
 
 impl Chart {

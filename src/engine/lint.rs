@@ -20,6 +20,10 @@ pub struct Lint {
     pub code: String,
     pub message: String,
     pub span: Option<Span>,
+    /// The file `span` is in when it is not the loaded one (set by the host from
+    /// `Chart::files`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
 }
 
 impl Lint {
@@ -29,6 +33,7 @@ impl Lint {
             code: code.into(),
             message: message.into(),
             span,
+            file: None,
         }
     }
     pub fn warning(code: &str, message: impl Into<String>, span: Option<Span>) -> Lint {
@@ -37,6 +42,7 @@ impl Lint {
             code: code.into(),
             message: message.into(),
             span,
+            file: None,
         }
     }
 }
@@ -264,7 +270,7 @@ impl Machine {
                         "band `{}` has an empty or out-of-range span [{}, {}]",
                         b.name, b.lo, b.hi
                     ),
-                    None,
+                    b.span,
                 ));
             }
         }
@@ -272,7 +278,7 @@ impl Machine {
             out.push(Lint::error(
                 "band-gap",
                 format!("bands leave a gap: nothing covers [0, {}]", bands[0].lo),
-                None,
+                bands[0].span,
             ));
         }
         for w in bands.windows(2) {
@@ -280,7 +286,7 @@ impl Machine {
                 out.push(Lint::error(
                     "band-overlap",
                     format!("bands `{}` and `{}` overlap", w[0].name, w[1].name),
-                    None,
+                    w[1].span,
                 ));
             } else if w[1].lo > w[0].hi {
                 out.push(Lint::error(
@@ -289,7 +295,7 @@ impl Machine {
                         "bands leave a gap between `{}` and `{}`: [{}, {}]",
                         w[0].name, w[1].name, w[0].hi, w[1].lo
                     ),
-                    None,
+                    w[1].span,
                 ));
             }
         }
@@ -299,7 +305,7 @@ impl Machine {
             out.push(Lint::error(
                 "band-gap",
                 format!("bands leave a gap: nothing covers [{}, 100]", last.hi),
-                None,
+                last.span,
             ));
         }
     }

@@ -109,22 +109,23 @@ impl Assembly {
         LoadError::at(self.file(diagram), pos.line, pos.col, msg)
     }
 
-    /// A span for the IR: only meaningful when the chart is the loaded file itself.
-    pub fn span(&self, pos: Pos) -> Option<Span> {
-        (self.standalone && pos.line > 0).then_some(Span {
+    /// A span for the IR. A standalone diagram is the loaded file; a manifest's diagrams are
+    /// `Chart::files` in diagram order (see `Span::file`).
+    pub fn span(&self, diagram: usize, pos: Pos) -> Option<Span> {
+        let file = if self.standalone {
+            0
+        } else {
+            u16::try_from(diagram + 1).ok()?
+        };
+        (pos.line > 0).then_some(Span {
             line: pos.line,
             col: pos.col,
+            file,
         })
     }
 
     pub fn warn(&mut self, diagram: usize, code: &str, msg: impl Into<String>, pos: Pos) {
-        let msg = msg.into();
-        let lint = if self.standalone {
-            Lint::warning(code, msg, self.span(pos))
-        } else {
-            let f = self.file(diagram);
-            Lint::warning(code, format!("{f}:{}:{}: {msg}", pos.line, pos.col), None)
-        };
+        let lint = Lint::warning(code, msg, self.span(diagram, pos));
         self.lints.push(lint);
     }
 

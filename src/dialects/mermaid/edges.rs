@@ -175,7 +175,7 @@ impl Assembly {
                 guard,
                 actions: label.actions,
                 label: doc,
-                span: self.span(e.pos),
+                span: self.span(di, e.pos),
             },
             default,
         )))

@@ -84,6 +84,7 @@ impl Assembly {
                 lo,
                 hi,
                 states: top,
+                span: None,
             });
         }
         // Listed in bar order, whatever order the manifest's table had.
@@ -96,6 +97,9 @@ impl Assembly {
             .first()
             .map(|d| d.file.clone())
             .unwrap_or_default();
+        if !self.standalone {
+            self.b.chart_mut().files = self.diagrams.iter().map(|d| d.file.clone()).collect();
+        }
         let chart = self
             .b
             .finish()

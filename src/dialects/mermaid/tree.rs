@@ -248,7 +248,7 @@ impl Assembly {
                     .b
                     .add_state(scope, &id.name, kind)
                     .map_err(|e| self.error(di, id.pos, e.to_string()))?;
-                let span = self.span(id.pos);
+                let span = self.span(di, id.pos);
                 let st = self.b.state_mut(s);
                 st.span = span;
                 self.origin.insert(s, (di, id.pos));

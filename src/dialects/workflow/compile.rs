@@ -116,7 +116,7 @@ pub fn compile(file: &str, text: &str, wf: Workflow) -> Result<Loaded, LoadError
             .keys()
             .next()
             .map(span_of)
-            .unwrap_or(Span { line: 1, col: 1 });
+            .unwrap_or(Span::at(1, 1));
         return Err(cx.err(
             at,
             format!("{count} nodes and endings: a workflow may have at most {MAX_NODES}"),
@@ -198,7 +198,7 @@ fn settings(cx: &Cx, wf: &Workflow, b: &mut ChartBuilder) -> Result<(), LoadErro
         Some(list) => list.iter().map(|t| (t.value.clone(), span_of(t))).collect(),
         None => DEFAULT_NEUTRAL
             .iter()
-            .map(|t| (t.to_string(), Span { line: 1, col: 1 }))
+            .map(|t| (t.to_string(), Span::at(1, 1)))
             .collect(),
     };
     for (t, at) in neutral {
@@ -215,7 +215,7 @@ fn initial_state(cx: &mut Cx, wf: &Workflow, b: &mut ChartBuilder) -> Result<(),
     };
     let pos = |path: &[&str]| {
         let (line, col) = crate::dialects::locate::find_path(cx.text, path);
-        Span { line, col }
+        Span::at(line, col)
     };
     for (k, v) in init {
         if k != "flags" {

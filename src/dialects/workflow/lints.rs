@@ -185,7 +185,7 @@ fn interpolation(chart: &Chart, text: &str, out: &mut Vec<Lint>) {
                 out.push(Lint::warning(
                     "workflow-unknown-variable",
                     format!("`${{{name}}}` names nothing this workflow sets; the text keeps it as written"),
-                    Some(Span { line: ln as u32 + 1, col }),
+                    Some(Span::at(ln as u32 + 1, col)),
                 ));
             }
             from = start + len;

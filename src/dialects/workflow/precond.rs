@@ -66,10 +66,7 @@ impl Env<'_> {
         if matches!(first, Some('|') | Some('>')) {
             return at;
         }
-        Span {
-            line: at.line,
-            col: at.col + skip + offset as u32,
-        }
+        Span::at(at.line, at.col + skip + offset as u32)
     }
 }
 

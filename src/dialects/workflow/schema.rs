@@ -20,10 +20,10 @@ pub type Sp<T> = Spanned<T>;
 
 /// `line:col` of a spanned value, in the IR's span type.
 pub fn span_of<T>(s: &Sp<T>) -> Span {
-    Span {
-        line: s.referenced.line().min(u64::from(u32::MAX)) as u32,
-        col: s.referenced.column().min(u64::from(u32::MAX)) as u32,
-    }
+    Span::at(
+        s.referenced.line().min(u64::from(u32::MAX)) as u32,
+        s.referenced.column().min(u64::from(u32::MAX)) as u32,
+    )
 }
 
 /// A mapping that keeps its entries in file order, each key with its position.
