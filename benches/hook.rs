@@ -76,13 +76,16 @@ fn main() {
     let state = tmp.join("state");
     let heaven = tmp.join("heaven");
     std::fs::create_dir_all(&heaven).expect("tmp");
-    // Another build of seed timed in the same loop (same sessions, same machine load).
+    // Another build of seed timed in the same loop (same logs, same machine load), with a
+    // state directory of its own: its chart may differ, and a snapshot of another chart is
+    // refolded from the log.
     let baseline: Option<PathBuf> = std::env::var_os("SEED_BENCH_BASELINE").map(PathBuf::from);
-    let hook_with = |bin: &Path, session: &str| {
+    let state_base = tmp.join("state-baseline");
+    let hook_with = |bin: &Path, state: &Path, session: &str| {
         let mut c = Command::new(bin);
         c.args(["hook", "--sequence", SEQUENCE, "PreToolUse"])
             .env_clear()
-            .env("SEED_HOME", &state)
+            .env("SEED_HOME", state)
             .env("SEED_CONFIG_DIR", tmp.join("no-config"))
             .env("HEAVEN_DATA_DIR", &heaven)
             .env("HOME", &tmp)
@@ -90,13 +93,17 @@ fn main() {
         let _ = session;
         c
     };
-    let hook = |session: &str| hook_with(&bin, session);
+    let hook = |session: &str| hook_with(&bin, &state, session);
     let sessions: Vec<(usize, String)> = sizes.iter().map(|n| (*n, format!("bench-{n}"))).collect();
     for (n, s) in &sessions {
         let t0 = Instant::now();
         write_log(&state, s, *n);
         // The first hook on a log with no snapshot folds it once; later hooks load the snapshot.
         let first = spawn(&mut hook(s), payload(s).as_bytes());
+        if let Some(b) = &baseline {
+            write_log(&state_base, s, *n);
+            spawn(&mut hook_with(b, &state_base, s), payload(s).as_bytes());
+        }
         eprintln!(
             "log of {n} records: written in {:.1} s, first hook (fold) {first:.1} ms",
             t0.elapsed().as_secs_f64()
@@ -110,7 +117,10 @@ fn main() {
         for (k, (_, s)) in sessions.iter().enumerate() {
             t_hook[k].push(spawn(&mut hook(s), payload(s).as_bytes()));
             if let Some(b) = &baseline {
-                t_base[k].push(spawn(&mut hook_with(b, s), payload(s).as_bytes()));
+                t_base[k].push(spawn(
+                    &mut hook_with(b, &state_base, s),
+                    payload(s).as_bytes(),
+                ));
             }
         }
     }
