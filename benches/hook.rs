@@ -71,15 +71,25 @@ fn main() {
         .ok()
         .map(|v| v.split(',').filter_map(|s| s.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![0, 10_000, 1_000_000]);
-    let bin = PathBuf::from(env!("CARGO_BIN_EXE_seed"));
     let tmp = std::env::temp_dir().join(format!("seed-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).expect("tmp");
+    // Timed from a copy, as `cargo install` leaves it: the file the linker has just written is
+    // held in the page cache in a way that makes every start fault more (measured 0.27 ms
+    // slower for the same bytes, gone after dropping the cache).
+    let installed = |from: &Path, name: &str| {
+        let to = tmp.join(name);
+        std::fs::copy(from, &to).expect("copy the binary");
+        to
+    };
+    let bin = installed(Path::new(env!("CARGO_BIN_EXE_seed")), "seed");
     let state = tmp.join("state");
     let heaven = tmp.join("heaven");
     std::fs::create_dir_all(&heaven).expect("tmp");
     // Another build of seed timed in the same loop (same logs, same machine load), with a
     // state directory of its own: its chart may differ, and a snapshot of another chart is
     // refolded from the log.
-    let baseline: Option<PathBuf> = std::env::var_os("SEED_BENCH_BASELINE").map(PathBuf::from);
+    let baseline: Option<PathBuf> =
+        std::env::var_os("SEED_BENCH_BASELINE").map(|b| installed(Path::new(&b), "seed-baseline"));
     let state_base = tmp.join("state-baseline");
     let hook_with = |bin: &Path, state: &Path, session: &str| {
         let mut c = Command::new(bin);
@@ -112,15 +122,22 @@ fn main() {
     let mut t_true = Vec::with_capacity(runs);
     let mut t_hook: Vec<Vec<f64>> = vec![Vec::with_capacity(runs); sessions.len()];
     let mut t_base: Vec<Vec<f64>> = vec![Vec::with_capacity(runs); sessions.len()];
-    for _ in 0..runs {
+    for i in 0..runs {
         t_true.push(spawn(&mut Command::new("/bin/true"), b"{}"));
         for (k, (_, s)) in sessions.iter().enumerate() {
-            t_hook[k].push(spawn(&mut hook(s), payload(s).as_bytes()));
-            if let Some(b) = &baseline {
-                t_base[k].push(spawn(
-                    &mut hook_with(b, &state_base, s),
-                    payload(s).as_bytes(),
-                ));
+            let Some(b) = &baseline else {
+                t_hook[k].push(spawn(&mut hook(s), payload(s).as_bytes()));
+                continue;
+            };
+            // The order alternates: the second of two back-to-back runs is measurably faster.
+            let this = || spawn(&mut hook(s), payload(s).as_bytes());
+            let base = || spawn(&mut hook_with(b, &state_base, s), payload(s).as_bytes());
+            if i % 2 == 0 {
+                t_hook[k].push(this());
+                t_base[k].push(base());
+            } else {
+                t_base[k].push(base());
+                t_hook[k].push(this());
             }
         }
     }
@@ -152,7 +169,7 @@ fn main() {
             p50 / true_p50
         );
     }
-    if let Some(b) = &baseline {
+    if baseline.is_some() {
         for (k, (n, _)) in sessions.iter().enumerate() {
             sort(&mut t_base[k]);
             let p50 = pct(&t_base[k], 0.5);
@@ -165,7 +182,9 @@ fn main() {
                 p50s[k] / p50
             );
         }
-        println!("baseline: {}", b.display());
+        if let Some(b) = std::env::var_os("SEED_BENCH_BASELINE") {
+            println!("baseline: {}", PathBuf::from(b).display());
+        }
     }
     let (lo, hi) = p50s
         .iter()
