@@ -7,6 +7,22 @@ use common::Walk;
 use seed::engine::{Decision, VerdictKind};
 use serde_json::json;
 
+/// compound_intelligence's base and context layers, in order.
+const UP_TO_THE_FLIGHT: &[&str] = &[
+    "mcp__seed__who_am_i",
+    "mcp__seed__what_do_i_do",
+    "mcp__starlog__check",
+    "mcp__starlog__orient",
+    "mcp__starship__fly",
+];
+
+/// Calls each tool in turn; every one must be allowed.
+fn walk_allowed(w: &mut Walk, tools: &[&str]) {
+    for t in tools {
+        assert_eq!(w.call(t).decision, Decision::Allow, "{t}");
+    }
+}
+
 #[test]
 fn compound_intelligence_happy_path_fills_the_three_layers() {
     let mut w = Walk::builtin("compound_intelligence");
@@ -121,15 +137,7 @@ fn deadlock_breaker_escalates_to_asking_the_user_on_the_third_retry() {
 #[test]
 fn deep_state_constraints_intersect_with_the_railroad() {
     let mut w = Walk::builtin("compound_intelligence");
-    for t in [
-        "mcp__seed__who_am_i",
-        "mcp__seed__what_do_i_do",
-        "mcp__starlog__check",
-        "mcp__starlog__orient",
-        "mcp__starship__fly",
-    ] {
-        assert_eq!(w.call(t).decision, Decision::Allow, "{t}");
-    }
+    walk_allowed(&mut w, UP_TO_THE_FLIGHT);
     assert_eq!(
         w.call("mcp__waypoint__start_waypoint_journey").decision,
         Decision::Allow
@@ -213,16 +221,8 @@ fn deep_state_constraints_intersect_with_the_railroad() {
 #[test]
 fn a_constraint_that_refuses_every_next_step_leaves_no_legal_step() {
     let mut w = Walk::builtin("compound_intelligence");
-    for t in [
-        "mcp__seed__who_am_i",
-        "mcp__seed__what_do_i_do",
-        "mcp__starlog__check",
-        "mcp__starlog__orient",
-        "mcp__starship__fly",
-        "mcp__waypoint__start_waypoint_journey",
-    ] {
-        assert_eq!(w.call(t).decision, Decision::Allow, "{t}");
-    }
+    walk_allowed(&mut w, UP_TO_THE_FLIGHT);
+    walk_allowed(&mut w, &["mcp__waypoint__start_waypoint_journey"]);
     // The railroad's only next step is a waypoint tool; a debugging flight forbids them all.
     w.fact("flight_status", json!("debugging"));
     assert_eq!(

@@ -25,16 +25,7 @@ const MCP_METHODS: &[&str] = &[
 ];
 
 /// A JSON type in a message: "a number", "an array"…
-pub fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+pub use crate::protocol::input::kind_name as kind;
 
 fn tools_call(params: Option<&Value>) -> String {
     let Some(Value::Object(p)) = params else {

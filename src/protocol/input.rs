@@ -93,7 +93,8 @@ pub struct HookInput {
     pub repairs: Repairs,
 }
 
-fn kind_name(v: &Value) -> &'static str {
+/// A JSON value's type for messages: "a number", "an array"…
+pub fn kind_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
