@@ -98,3 +98,46 @@ fn list_readers_load_and_their_misuse_is_one_line() {
         assert!(line.ends_with(msg) && !line.contains('\n'), "{line}");
     }
 }
+
+#[test]
+fn an_abandoned_side_trip_leaves_no_stale_return() {
+    let diagram = "stateDiagram-v2
+  [*] --> work
+  state work {
+    [*] --> edit
+    edit --> test : Bash
+    test --> [*] : Write
+  }
+  state side {
+    [*] --> look
+    look --> [*] : Read
+  }
+  work --> [*]
+  work --> side : Grep
+  side --> shipped
+  shipped --> [*]
+";
+    let text = "name = \"flow\"\ndiagram = \"top.mmd\"\n\
+        [[bind]]\non = \"/peek\"\nenter = \"side\"\nreturn = true\n\
+        [[bind]]\non = \"/back\"\nenter = \"work\"\n";
+    let l = load_text("flow.toml", text, &|rel| {
+        (rel == "top.mmd").then(|| diagram.to_string())
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let m = Machine::new(l.chart);
+    let f = Facts::new();
+    let mut snap = m.start(&f);
+    let mut go = |snap: &mut seed::engine::Snapshot, e: Event| {
+        m.step(snap, Phase::Advance, &e, &f);
+        m.status(snap).current
+    };
+    assert_eq!(go(&mut snap, Event::tool("Bash", json!({}))), ["work.test"]);
+    assert_eq!(go(&mut snap, Event::prompt("/peek")), ["side.look"]);
+    assert_eq!(snap.vars.get("side_return"), Some(&json!("work.test")));
+    // Left by a command elsewhere: the recorded return is dropped.
+    assert_eq!(go(&mut snap, Event::prompt("/back")), ["work.edit"]);
+    assert_eq!(snap.vars.get("side_return"), Some(&serde_json::Value::Null));
+    // Entered by its drawn edge, the trip leaves by its drawn way out.
+    assert_eq!(go(&mut snap, Event::tool("Grep", json!({}))), ["side.look"]);
+    assert_eq!(go(&mut snap, Event::tool("Read", json!({}))), ["__final"]);
+}

@@ -65,10 +65,11 @@ fn hope_build_session_from_need_to_done() {
     // The loop's body is one retry loop (review feedback leads back to scoring): progress
     // stays at its entry, marked as in a loop.
     assert!(w.m.progress(&w.snap).in_loop);
+    // No blockers is the way on: verify (Bash), not another wave (Task).
     w.call(&skill("hope:consult"), VerdictKind::Advance).expect(
         "loop.expert_review",
         58.6,
-        Some("Task"),
+        Some("Bash"),
     );
     w.call(
         &tool("Bash", json!({"command": "cargo test"})),

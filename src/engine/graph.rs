@@ -114,6 +114,11 @@ impl Machine {
         let n = self.chart.states.len();
         let mut dist: Vec<Option<u32>> = vec![None; n];
         let mut via: Vec<Option<Edge>> = vec![None; n];
+        // Secondary key: how many steps of the path wait for the user (a prompt) or the host (a
+        // lifecycle event). Equally short, a path the agent can walk itself wins: recovery names
+        // calls to make. Both keys only grow along an edge and a state is re-pointed only on a
+        // strict improvement, so `via` stays a tree.
+        let mut waits: Vec<u32> = vec![0; n];
         let mut queue = VecDeque::new();
         for s in self.atomic_active(snap) {
             dist[s.index()] = Some(0);
@@ -121,20 +126,15 @@ impl Machine {
         }
         while let Some(u) = queue.pop_front() {
             let du = dist[u.index()].unwrap_or(0);
+            let wu = waits[u.index()];
             for e in self.edges_from(u) {
-                let nd = du + e.cost;
-                // Equally short, a path the agent can walk beats one that waits for the user
-                // (a prompt) or the host (a lifecycle event): recovery names calls to make.
-                let better = match (dist[e.to.index()], via[e.to.index()]) {
-                    (None, _) => true,
-                    (Some(d), Some(old)) if nd == d => {
-                        self.waits(old.transition) && !self.waits(e.transition)
-                    }
-                    (Some(d), _) => nd < d,
-                };
+                let key = (du + e.cost, wu + u32::from(self.waits(e.transition)));
+                let to = e.to.index();
+                let better = dist[to].is_none_or(|d| key < (d, waits[to]));
                 if better {
-                    dist[e.to.index()] = Some(nd);
-                    via[e.to.index()] = Some(e);
+                    dist[to] = Some(key.0);
+                    waits[to] = key.1;
+                    via[to] = Some(e);
                     if e.cost == 0 {
                         queue.push_front(e.to);
                     } else {

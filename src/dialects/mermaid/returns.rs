@@ -9,7 +9,8 @@
 //!   and clears the variable (a history of the one state left, in guards and actions only).
 //!
 //! A trip entered otherwise (a drawn edge, a binding without `return`) leaves the variable
-//! unset, so `T`'s own ways out apply as drawn.
+//! unset, so `T`'s own ways out apply as drawn; a trip left otherwise (a command elsewhere,
+//! one of `T`'s own exits) clears it, so a later visit does not return to a stale state.
 
 use std::collections::HashSet;
 
@@ -120,6 +121,31 @@ pub(super) fn binding(cx: &Cx, b: &Spanned<BindToml>, a: &mut Assembly) -> Resul
             span: None,
         });
     }
+    // Outside `T` with a return still recorded: the trip was abandoned. Targetless, so it
+    // only runs its action, and its guard is false once it has.
+    a.b.add_transition(Transition {
+        source: StateId::ROOT,
+        targets: Vec::new(),
+        trigger: Trigger::Always,
+        guard: Some(Guard::All {
+            of: vec![
+                Guard::Not {
+                    guard: Box::new(Guard::In { state: top }),
+                },
+                Guard::Var {
+                    name: var.clone(),
+                    op: CmpOp::Ne,
+                    value: Value::Null,
+                },
+            ],
+        }),
+        actions: vec![Action::SetVar {
+            name: var,
+            value: Value::Null,
+        }],
+        label: Some("return: trip abandoned".into()),
+        span: None,
+    });
     Ok(())
 }
 
