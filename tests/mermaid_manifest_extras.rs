@@ -127,7 +127,7 @@ fn an_abandoned_side_trip_leaves_no_stale_return() {
     let m = Machine::new(l.chart);
     let f = Facts::new();
     let mut snap = m.start(&f);
-    let mut go = |snap: &mut seed::engine::Snapshot, e: Event| {
+    let go = |snap: &mut seed::engine::Snapshot, e: Event| {
         m.step(snap, Phase::Advance, &e, &f);
         m.status(snap).current
     };
