@@ -237,3 +237,103 @@ fn add_to_seed_explains_checks_and_writes_only_when_asked() {
         assert_eq!(mode(&home.path().join("sequences")), 0o700);
     }
 }
+
+#[test]
+fn add_to_seed_never_overwrites_shadows_or_replaces_a_running_sequence() {
+    let home = tempfile::tempdir().unwrap();
+    let flow = |name: &str| {
+        format!(r#"{{"name": "{name}", "tool_transitions": {{"a": {{"next_allowed": ["b"]}}}}}}"#)
+    };
+    // A session running a sequence from a file of the project.
+    let project_flow = home.path().join("team_flow.json");
+    std::fs::write(&project_flow, flow("team_flow")).unwrap();
+    mcp_common::seed(home.path())
+        .env("SEED_SEQUENCE", &project_flow)
+        .arg("hook")
+        .write_stdin(
+            json!({"session_id": "5eed-team", "hook_event_name": "PostToolUse", "tool_name": "a", "tool_input": {}})
+                .to_string(),
+        )
+        .assert()
+        .success();
+    let mut c = Client::start_with(home.path(), None, &[("SEED_SEQUENCE", Some("house_rules"))]);
+    let sequences = home.path().join("sequences");
+    let save = |c: &mut Client, file: &str, text: &str| {
+        c.call(
+            "add_to_seed",
+            json!({"file_name": file, "text": text, "write": true}),
+        )
+    };
+
+    let mine = save(&mut c, "mine.json", &flow("mine"));
+    assert_eq!(mine["result"]["isError"], false, "{mine}");
+    let refusals = [
+        (
+            "compound_intelligence.json",
+            flow("compound_intelligence"),
+            "is a built-in sequence",
+        ),
+        (
+            "other.json",
+            flow("waypoint_journey"),
+            "`waypoint_journey` is a built-in sequence",
+        ),
+        (
+            "mine.json",
+            flow("mine2"),
+            "already holds a sequence `mine` (mine.json)",
+        ),
+        (
+            "mine.yaml",
+            "name: mine\nnodes: {}\n".to_string(),
+            "already holds a sequence `mine`",
+        ),
+        (
+            "team_flow.json",
+            flow("team_flow"),
+            "is the sequence of session 5eed-team",
+        ),
+        (
+            "house_rules.json",
+            flow("house_rules"),
+            "is this project's active sequence",
+        ),
+    ];
+    for (file, proposal, why) in refusals {
+        let answer = save(&mut c, file, &proposal);
+        let valid = structured(&answer)["valid"] == true;
+        assert_eq!(answer["result"]["isError"], true, "{file}: {answer}");
+        if valid {
+            assert!(
+                structured(&answer)["refused"]
+                    .as_str()
+                    .unwrap()
+                    .contains(why),
+                "{file}: {answer}"
+            );
+            assert!(text(&answer).contains("not saved: "), "{answer}");
+        }
+        assert_eq!(structured(&answer)["written"], Value::Null, "{file}");
+    }
+    let mut left: Vec<String> = std::fs::read_dir(&sequences)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["mine.json"], "nothing else was written");
+    assert_eq!(
+        std::fs::read_to_string(sequences.join("mine.json")).unwrap(),
+        flow("mine"),
+        "and the first file is untouched"
+    );
+
+    #[cfg(unix)]
+    {
+        // Even a dangling symlink in the file's place is never written through.
+        let target = home.path().join("elsewhere.json");
+        std::os::unix::fs::symlink(&target, sequences.join("linked.json")).unwrap();
+        let answer = save(&mut c, "linked.json", &flow("linked"));
+        assert_eq!(answer["result"]["isError"], true, "{answer}");
+        assert!(!target.exists());
+    }
+}

@@ -55,7 +55,7 @@ fn who(ctx: &McpContext, args: &Map<String, Value>) -> Result<Who, ToolError> {
 }
 
 /// The sequence the hook would step for this project when no session names one.
-fn configured(ctx: &McpContext) -> Result<Option<String>, String> {
+pub(super) fn configured(ctx: &McpContext) -> Result<Option<String>, String> {
     let env = |k: &str| std::env::var(k).ok();
     config::load(&ctx.project_dirs, &env, &Flags::default())
         .map(|c| c.sequences.into_iter().next())
