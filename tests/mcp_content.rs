@@ -60,14 +60,19 @@ fn content_tools_answer_without_a_state_directory() {
     let missing = tmp.path().join("missing");
     let not_a_dir = tmp.path().join("a-file");
     std::fs::write(&not_a_dir, "").unwrap();
-    // A state directory whose content file cannot be read (a directory in its place).
+    // A state directory whose content file cannot be read (a directory in its place), and no
+    // session asked for (one it does not hold is an error, below).
     let unreadable = tmp.path().join("unreadable");
     for f in ["who_am_i.seed", "what_do_i_do.seed", "how_do_i.seed"] {
         std::fs::create_dir_all(unreadable.join(f)).unwrap();
     }
 
-    for home in [&missing, &not_a_dir, &unreadable] {
-        let mut c = Client::start(home, Some(SESSION));
+    for (home, session) in [
+        (&missing, Some(SESSION)),
+        (&not_a_dir, Some(SESSION)),
+        (&unreadable, None),
+    ] {
+        let mut c = Client::start(home, session);
         let who = c.call("who_am_i", json!({}));
         assert_eq!(who["result"]["isError"], false, "{}: {who}", home.display());
         assert!(text(&who).contains("\"compound_intelligence\""), "{who}");
@@ -336,4 +341,65 @@ fn add_to_seed_never_overwrites_shadows_or_replaces_a_running_sequence() {
         assert_eq!(answer["result"]["isError"], true, "{answer}");
         assert!(!target.exists());
     }
+}
+
+#[test]
+fn content_tools_name_a_session_the_state_directory_does_not_hold() {
+    let home = tempfile::tempdir().unwrap();
+    hook_call(home.path(), "mcp__seed__who_am_i", "toolu_1");
+    std::fs::write(
+        home.path().join("who_am_i.seed"),
+        "You are the navigator.\n",
+    )
+    .unwrap();
+    let mut c = Client::start(home.path(), None);
+    for (tool, args) in [
+        ("who_am_i", json!({"session": "no-such-session"})),
+        ("what_do_i_do", json!({"session": "no-such-session"})),
+        (
+            "how_do_i",
+            json!({"session": "no-such-session", "component": "starlog"}),
+        ),
+    ] {
+        let answer = c.call(tool, args);
+        assert_eq!(answer["result"]["isError"], true, "{tool}: {answer}");
+        assert!(
+            text(&answer).starts_with("seed: no session `no-such-session` in "),
+            "{tool}: {answer}"
+        );
+    }
+    // The calling session too, as `status` says it.
+    let mut caller = Client::start(home.path(), Some("5eed-unknown"));
+    let what = caller.call("what_do_i_do", json!({}));
+    let status = caller.call("status", json!({}));
+    assert_eq!(what["result"]["isError"], true, "{what}");
+    assert_eq!(text(&what), text(&status));
+}
+
+#[test]
+fn how_do_i_says_which_source_answered() {
+    let home = tempfile::tempdir().unwrap();
+    hook_call(home.path(), "mcp__seed__who_am_i", "toolu_1");
+    std::fs::write(
+        home.path().join("how_do_i.seed"),
+        "## carton\nAdd concepts.\n\n## starlog.fly\nPick a flight.\n",
+    )
+    .unwrap();
+    let mut c = Client::start(home.path(), Some(SESSION));
+    let source = |c: &mut Client, component: &str| {
+        let answer = c.call("how_do_i", json!({ "component": component }));
+        structured(&answer)["source"].clone()
+    };
+    assert_eq!(source(&mut c, "carton"), "file", "a section alone");
+    assert_eq!(source(&mut c, "starlog.orient"), "session", "a step alone");
+    assert_eq!(
+        source(&mut c, "starlog"),
+        "file+session",
+        "steps and a section"
+    );
+    assert_eq!(
+        source(&mut c, "teleport"),
+        "session",
+        "the known components"
+    );
 }

@@ -167,3 +167,31 @@ fn an_unknown_session_or_a_missing_state_directory_is_a_tool_error_naming_it() {
         "still serving"
     );
 }
+
+#[test]
+fn a_state_directory_that_is_a_file_is_named_as_not_a_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("seed-home");
+    std::fs::write(&file, "").unwrap();
+    let mut c = Client::start(&file, None);
+    let want = format!(
+        "state directory {} is not a directory (check SEED_HOME)",
+        file.display()
+    );
+    for tool in ["status", "recovery"] {
+        let r = c.call(tool, json!({}));
+        assert_eq!(r["result"]["isError"], true, "{r}");
+        assert_eq!(text(&r), format!("seed: {want}"), "{tool}");
+    }
+    let (out, code) = mcp_common::output_of(mcp_common::seed(&file).arg("status"));
+    assert_eq!((out.as_str(), code), ("", 1));
+    let err = mcp_common::seed(&file)
+        .arg("status")
+        .output()
+        .unwrap()
+        .stderr;
+    assert!(
+        String::from_utf8_lossy(&err).contains(&want),
+        "the CLI says the same"
+    );
+}

@@ -5,6 +5,7 @@ mod add;
 pub mod content;
 mod guide;
 pub mod howto;
+mod in_flight;
 mod params;
 pub mod specs;
 pub mod tools;

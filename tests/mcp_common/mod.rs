@@ -73,6 +73,11 @@ pub fn hook_event(home: &Path, session: &str, event: &str, tool: &str, id: &str)
     if event == "PostToolUse" {
         payload["tool_response"] = json!([{"type": "text", "text": "ok"}]);
     }
+    hook_payload(home, &payload)
+}
+
+/// Run the hook on a payload as given; its answer, or `null` when it printed nothing.
+pub fn hook_payload(home: &Path, payload: &Value) -> Value {
     let out = stdout_of(seed(home).arg("hook").write_stdin(payload.to_string()));
     if out.trim().is_empty() {
         Value::Null
