@@ -66,7 +66,7 @@ fn arguments_that_are_not_an_object_are_invalid_params() {
 }
 
 #[test]
-fn wrong_typed_fields_are_invalid_params_naming_the_field() {
+fn wrong_typed_arguments_are_error_results_naming_the_field() {
     let home = tempfile::tempdir().unwrap();
     let mut c = Client::start(home.path(), None);
 
@@ -113,9 +113,14 @@ fn wrong_typed_fields_are_invalid_params_naming_the_field() {
             "unknown argument `colour`: expected session, sequence",
         ),
     ] {
+        // A tool execution error the model reads, not a protocol error (SEP-1303).
         let answer = c.call(tool, args.clone());
-        assert_eq!(answer["error"]["code"], -32602, "{tool} {args}: {answer}");
-        assert_eq!(error_message(&answer), message, "{tool} {args}");
+        assert_eq!(answer["result"]["isError"], true, "{tool} {args}: {answer}");
+        assert_eq!(
+            text(&answer),
+            format!("seed: invalid arguments for `{tool}`: {message}"),
+            "{tool} {args}"
+        );
     }
     let unknown = c.call("launch_rockets", json!({}));
     assert_eq!(unknown["error"]["code"], -32602);

@@ -82,8 +82,17 @@ impl ServerHandler for SeedServer {
                 result.structured_content = Some(out.structured);
                 Ok(result.into())
             }
-            Err(e @ (ToolError::UnknownTool(_) | ToolError::InvalidParams(_))) => {
+            // An unknown tool is a protocol error; arguments that do not fit a known tool are
+            // a tool execution error the model reads and corrects (MCP 2025-11-25, SEP-1303).
+            Err(e @ ToolError::UnknownTool(_)) => {
                 Err(McpError::invalid_params(e.to_string(), None))
+            }
+            Err(ToolError::InvalidParams(msg)) => {
+                Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+                    "seed: invalid arguments for `{}`: {msg}",
+                    request.name
+                ))])
+                .into())
             }
             // A failure the model should read (no session yet, no state directory…).
             Err(ToolError::Failed(msg)) => {
