@@ -200,3 +200,37 @@ fn a_state_directory_that_is_a_file_is_named_as_not_a_directory() {
         "the CLI says the same"
     );
 }
+
+#[test]
+fn closing_stdin_is_a_normal_end_even_before_initialize() {
+    let home = tempfile::tempdir().unwrap();
+    for input in [
+        "",
+        "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"}\n",
+    ] {
+        let out = mcp_common::seed(home.path())
+            .arg("mcp")
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{input:?}: {out:?}");
+        assert!(
+            out.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // A stdin that cannot be read is not an end but a failure, said in one line.
+    #[cfg(unix)]
+    {
+        let out = mcp_common::seed_std(home.path())
+            .arg("mcp")
+            .stdin(std::fs::File::open(home.path()).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("seed: cannot read stdin: "), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}

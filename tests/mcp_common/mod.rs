@@ -47,9 +47,14 @@ fn seal(c: &mut StdCommand, home: &Path) {
 
 /// `seed` in the sealed environment, for the CLI face.
 pub fn seed(home: &Path) -> Command {
+    Command::from_std(seed_std(home))
+}
+
+/// `seed` in the sealed environment as a plain process (for stdin other than bytes).
+pub fn seed_std(home: &Path) -> StdCommand {
     let mut c = StdCommand::new(assert_cmd::cargo::cargo_bin("seed"));
     seal(&mut c, home);
-    Command::from_std(c)
+    c
 }
 
 /// Run a tool call through the hook, as Claude Code would around an MCP call.
