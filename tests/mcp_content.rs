@@ -403,3 +403,47 @@ fn how_do_i_says_which_source_answered() {
         "the known components"
     );
 }
+
+#[test]
+fn add_to_seed_refuses_paths_and_survives_empty_huge_and_hostile_text() {
+    let home = tempfile::tempdir().unwrap();
+    let mut c = Client::start(home.path(), None);
+    let proposal = r#"{"name": "ok_flow", "tool_transitions": {"a": {"next_allowed": ["b"]}}}"#;
+    for name in ["../escape.json", "sub/x.json", ".hidden.json", "a\\b.json"] {
+        let answer = c.call(
+            "add_to_seed",
+            json!({"file_name": name, "text": proposal, "write": true}),
+        );
+        assert_eq!(answer["result"]["isError"], true, "{name}: {answer}");
+        assert!(
+            text(&answer).contains("must be a plain file name"),
+            "{answer}"
+        );
+    }
+    assert!(!home.path().join("escape.json").exists());
+    for (name, proposal) in [
+        ("empty.json", String::new()),
+        ("nul\u{0}.json", proposal.to_string()),
+        (
+            "huge.json",
+            format!("{{\"name\": \"{}\"", "x".repeat(4 << 20)),
+        ),
+        ("deep.json", "[".repeat(100_000)),
+        ("noext", proposal.to_string()),
+    ] {
+        let answer = c.call(
+            "add_to_seed",
+            json!({"file_name": name, "text": proposal, "write": true}),
+        );
+        assert_eq!(answer["result"]["isError"], true, "{name}");
+        assert_eq!(structured(&answer)["written"], Value::Null, "{name}");
+    }
+    let left = std::fs::read_dir(home.path().join("sequences"))
+        .map(|rd| rd.count())
+        .unwrap_or(0);
+    assert_eq!(left, 0, "nothing written");
+    assert!(
+        text(&c.call("sequences", json!({}))).contains("compound_intelligence"),
+        "still serving"
+    );
+}

@@ -252,5 +252,28 @@ mod tests {
         assert!(tail_records(&t.path().join("missing"), 10).is_empty());
         std::fs::write(&log, b"\xff\xfe garbage\n{\"hook\":\"ok\"}\n").unwrap();
         assert_eq!(tail_records(&log, 1 << 20).len(), 1);
+        std::fs::write(&log, b"").unwrap();
+        assert!(tail_records(&log, 1 << 20).is_empty());
+        // One record longer than the window: cut, so not read at all.
+        let huge = format!("{{\"hook\":\"{}\"}}\n", "x".repeat(10_000));
+        std::fs::write(&log, &huge).unwrap();
+        assert!(tail_records(&log, 1_000).is_empty());
+    }
+
+    #[test]
+    fn bookkeeping_that_cannot_be_read_never_hands_a_session_over() {
+        let t = tempfile::tempdir().unwrap();
+        let s = t.path();
+        write(s, "old", "/p", &["PreToolUse"]);
+        write(s, "new", "/p", &["SessionStart"]);
+        let meta = paths::session_dir(s, "new").join("session.json");
+        for garbage in [
+            "{\"started\": \"yesterday\", \"cwd\": \"/p\"}",
+            "not json",
+            "",
+        ] {
+            std::fs::write(&meta, garbage).unwrap();
+            assert_eq!(chosen(s, &calling("old")), "old", "{garbage}");
+        }
     }
 }
