@@ -60,14 +60,19 @@ fn content_tools_answer_without_a_state_directory() {
     let missing = tmp.path().join("missing");
     let not_a_dir = tmp.path().join("a-file");
     std::fs::write(&not_a_dir, "").unwrap();
-    // A state directory whose content file cannot be read (a directory in its place).
+    // A state directory whose content file cannot be read (a directory in its place), and no
+    // session asked for (one it does not hold is an error, below).
     let unreadable = tmp.path().join("unreadable");
     for f in ["who_am_i.seed", "what_do_i_do.seed", "how_do_i.seed"] {
         std::fs::create_dir_all(unreadable.join(f)).unwrap();
     }
 
-    for home in [&missing, &not_a_dir, &unreadable] {
-        let mut c = Client::start(home, Some(SESSION));
+    for (home, session) in [
+        (&missing, Some(SESSION)),
+        (&not_a_dir, Some(SESSION)),
+        (&unreadable, None),
+    ] {
+        let mut c = Client::start(home, session);
         let who = c.call("who_am_i", json!({}));
         assert_eq!(who["result"]["isError"], false, "{}: {who}", home.display());
         assert!(text(&who).contains("\"compound_intelligence\""), "{who}");
@@ -236,4 +241,209 @@ fn add_to_seed_explains_checks_and_writes_only_when_asked() {
         assert_eq!(mode(&saved), 0o600, "saved like the rest of the store");
         assert_eq!(mode(&home.path().join("sequences")), 0o700);
     }
+}
+
+#[test]
+fn add_to_seed_never_overwrites_shadows_or_replaces_a_running_sequence() {
+    let home = tempfile::tempdir().unwrap();
+    let flow = |name: &str| {
+        format!(r#"{{"name": "{name}", "tool_transitions": {{"a": {{"next_allowed": ["b"]}}}}}}"#)
+    };
+    // A session running a sequence from a file of the project.
+    let project_flow = home.path().join("team_flow.json");
+    std::fs::write(&project_flow, flow("team_flow")).unwrap();
+    mcp_common::seed(home.path())
+        .env("SEED_SEQUENCE", &project_flow)
+        .arg("hook")
+        .write_stdin(
+            json!({"session_id": "5eed-team", "hook_event_name": "PostToolUse", "tool_name": "a", "tool_input": {}})
+                .to_string(),
+        )
+        .assert()
+        .success();
+    let mut c = Client::start_with(home.path(), None, &[("SEED_SEQUENCE", Some("house_rules"))]);
+    let sequences = home.path().join("sequences");
+    let save = |c: &mut Client, file: &str, text: &str| {
+        c.call(
+            "add_to_seed",
+            json!({"file_name": file, "text": text, "write": true}),
+        )
+    };
+
+    let mine = save(&mut c, "mine.json", &flow("mine"));
+    assert_eq!(mine["result"]["isError"], false, "{mine}");
+    let refusals = [
+        (
+            "compound_intelligence.json",
+            flow("compound_intelligence"),
+            "is a built-in sequence",
+        ),
+        (
+            "other.json",
+            flow("waypoint_journey"),
+            "`waypoint_journey` is a built-in sequence",
+        ),
+        (
+            "mine.json",
+            flow("mine2"),
+            "already holds a sequence `mine` (mine.json)",
+        ),
+        (
+            "mine.yaml",
+            "name: mine\nnodes: {}\n".to_string(),
+            "already holds a sequence `mine`",
+        ),
+        (
+            "team_flow.json",
+            flow("team_flow"),
+            "is the sequence of session 5eed-team",
+        ),
+        (
+            "house_rules.json",
+            flow("house_rules"),
+            "is this project's active sequence",
+        ),
+    ];
+    for (file, proposal, why) in refusals {
+        let answer = save(&mut c, file, &proposal);
+        let valid = structured(&answer)["valid"] == true;
+        assert_eq!(answer["result"]["isError"], true, "{file}: {answer}");
+        if valid {
+            assert!(
+                structured(&answer)["refused"]
+                    .as_str()
+                    .unwrap()
+                    .contains(why),
+                "{file}: {answer}"
+            );
+            assert!(text(&answer).contains("not saved: "), "{answer}");
+        }
+        assert_eq!(structured(&answer)["written"], Value::Null, "{file}");
+    }
+    let mut left: Vec<String> = std::fs::read_dir(&sequences)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["mine.json"], "nothing else was written");
+    assert_eq!(
+        std::fs::read_to_string(sequences.join("mine.json")).unwrap(),
+        flow("mine"),
+        "and the first file is untouched"
+    );
+
+    #[cfg(unix)]
+    {
+        // Even a dangling symlink in the file's place is never written through.
+        let target = home.path().join("elsewhere.json");
+        std::os::unix::fs::symlink(&target, sequences.join("linked.json")).unwrap();
+        let answer = save(&mut c, "linked.json", &flow("linked"));
+        assert_eq!(answer["result"]["isError"], true, "{answer}");
+        assert!(!target.exists());
+    }
+}
+
+#[test]
+fn content_tools_name_a_session_the_state_directory_does_not_hold() {
+    let home = tempfile::tempdir().unwrap();
+    hook_call(home.path(), "mcp__seed__who_am_i", "toolu_1");
+    std::fs::write(
+        home.path().join("who_am_i.seed"),
+        "You are the navigator.\n",
+    )
+    .unwrap();
+    let mut c = Client::start(home.path(), None);
+    for (tool, args) in [
+        ("who_am_i", json!({"session": "no-such-session"})),
+        ("what_do_i_do", json!({"session": "no-such-session"})),
+        (
+            "how_do_i",
+            json!({"session": "no-such-session", "component": "starlog"}),
+        ),
+    ] {
+        let answer = c.call(tool, args);
+        assert_eq!(answer["result"]["isError"], true, "{tool}: {answer}");
+        assert!(
+            text(&answer).starts_with("seed: no session `no-such-session` in "),
+            "{tool}: {answer}"
+        );
+    }
+    // The calling session too, as `status` says it.
+    let mut caller = Client::start(home.path(), Some("5eed-unknown"));
+    let what = caller.call("what_do_i_do", json!({}));
+    let status = caller.call("status", json!({}));
+    assert_eq!(what["result"]["isError"], true, "{what}");
+    assert_eq!(text(&what), text(&status));
+}
+
+#[test]
+fn how_do_i_says_which_source_answered() {
+    let home = tempfile::tempdir().unwrap();
+    hook_call(home.path(), "mcp__seed__who_am_i", "toolu_1");
+    std::fs::write(
+        home.path().join("how_do_i.seed"),
+        "## carton\nAdd concepts.\n\n## starlog.fly\nPick a flight.\n",
+    )
+    .unwrap();
+    let mut c = Client::start(home.path(), Some(SESSION));
+    let source = |c: &mut Client, component: &str| {
+        let answer = c.call("how_do_i", json!({ "component": component }));
+        structured(&answer)["source"].clone()
+    };
+    assert_eq!(source(&mut c, "carton"), "file", "a section alone");
+    assert_eq!(source(&mut c, "starlog.orient"), "session", "a step alone");
+    assert_eq!(
+        source(&mut c, "starlog"),
+        "file+session",
+        "steps and a section"
+    );
+    assert_eq!(
+        source(&mut c, "teleport"),
+        "session",
+        "the known components"
+    );
+}
+
+#[test]
+fn add_to_seed_refuses_paths_and_survives_empty_huge_and_hostile_text() {
+    let home = tempfile::tempdir().unwrap();
+    let mut c = Client::start(home.path(), None);
+    let proposal = r#"{"name": "ok_flow", "tool_transitions": {"a": {"next_allowed": ["b"]}}}"#;
+    for name in ["../escape.json", "sub/x.json", ".hidden.json", "a\\b.json"] {
+        let answer = c.call(
+            "add_to_seed",
+            json!({"file_name": name, "text": proposal, "write": true}),
+        );
+        assert_eq!(answer["result"]["isError"], true, "{name}: {answer}");
+        assert!(
+            text(&answer).contains("must be a plain file name"),
+            "{answer}"
+        );
+    }
+    assert!(!home.path().join("escape.json").exists());
+    for (name, proposal) in [
+        ("empty.json", String::new()),
+        ("nul\u{0}.json", proposal.to_string()),
+        (
+            "huge.json",
+            format!("{{\"name\": \"{}\"", "x".repeat(4 << 20)),
+        ),
+        ("deep.json", "[".repeat(100_000)),
+        ("noext", proposal.to_string()),
+    ] {
+        let answer = c.call(
+            "add_to_seed",
+            json!({"file_name": name, "text": proposal, "write": true}),
+        );
+        assert_eq!(answer["result"]["isError"], true, "{name}");
+        assert_eq!(structured(&answer)["written"], Value::Null, "{name}");
+    }
+    let left = std::fs::read_dir(home.path().join("sequences"))
+        .map(|rd| rd.count())
+        .unwrap_or(0);
+    assert_eq!(left, 0, "nothing written");
+    assert!(
+        text(&c.call("sequences", json!({}))).contains("compound_intelligence"),
+        "still serving"
+    );
 }

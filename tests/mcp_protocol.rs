@@ -66,7 +66,7 @@ fn arguments_that_are_not_an_object_are_invalid_params() {
 }
 
 #[test]
-fn wrong_typed_fields_are_invalid_params_naming_the_field() {
+fn wrong_typed_arguments_are_error_results_naming_the_field() {
     let home = tempfile::tempdir().unwrap();
     let mut c = Client::start(home.path(), None);
 
@@ -113,9 +113,14 @@ fn wrong_typed_fields_are_invalid_params_naming_the_field() {
             "unknown argument `colour`: expected session, sequence",
         ),
     ] {
+        // A tool execution error the model reads, not a protocol error (SEP-1303).
         let answer = c.call(tool, args.clone());
-        assert_eq!(answer["error"]["code"], -32602, "{tool} {args}: {answer}");
-        assert_eq!(error_message(&answer), message, "{tool} {args}");
+        assert_eq!(answer["result"]["isError"], true, "{tool} {args}: {answer}");
+        assert_eq!(
+            text(&answer),
+            format!("seed: invalid arguments for `{tool}`: {message}"),
+            "{tool} {args}"
+        );
     }
     let unknown = c.call("launch_rockets", json!({}));
     assert_eq!(unknown["error"]["code"], -32602);
@@ -166,4 +171,66 @@ fn an_unknown_session_or_a_missing_state_directory_is_a_tool_error_naming_it() {
         text(&c2.call("sequences", json!({}))).contains("compound_intelligence"),
         "still serving"
     );
+}
+
+#[test]
+fn a_state_directory_that_is_a_file_is_named_as_not_a_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("seed-home");
+    std::fs::write(&file, "").unwrap();
+    let mut c = Client::start(&file, None);
+    let want = format!(
+        "state directory {} is not a directory (check SEED_HOME)",
+        file.display()
+    );
+    for tool in ["status", "recovery"] {
+        let r = c.call(tool, json!({}));
+        assert_eq!(r["result"]["isError"], true, "{r}");
+        assert_eq!(text(&r), format!("seed: {want}"), "{tool}");
+    }
+    let (out, code) = mcp_common::output_of(mcp_common::seed(&file).arg("status"));
+    assert_eq!((out.as_str(), code), ("", 1));
+    let err = mcp_common::seed(&file)
+        .arg("status")
+        .output()
+        .unwrap()
+        .stderr;
+    assert!(
+        String::from_utf8_lossy(&err).contains(&want),
+        "the CLI says the same"
+    );
+}
+
+#[test]
+fn closing_stdin_is_a_normal_end_even_before_initialize() {
+    let home = tempfile::tempdir().unwrap();
+    for input in [
+        "",
+        "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"}\n",
+    ] {
+        let out = mcp_common::seed(home.path())
+            .arg("mcp")
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{input:?}: {out:?}");
+        assert!(
+            out.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // A stdin that cannot be read is not an end but a failure, said in one line.
+    #[cfg(unix)]
+    {
+        let out = mcp_common::seed_std(home.path())
+            .arg("mcp")
+            .stdin(std::fs::File::open(home.path()).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("seed: cannot read stdin: "), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
 }

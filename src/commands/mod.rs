@@ -19,6 +19,7 @@ pub mod mcp;
 pub mod replay;
 pub mod screenshot;
 pub mod sequences;
+pub mod session_choice;
 pub mod status;
 pub mod tui;
 pub mod validate;

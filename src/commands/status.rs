@@ -70,11 +70,11 @@ fn print_statuses(statuses: &[Status], recovery: bool, json: bool) -> CmdResult 
     Ok(ExitCode::SUCCESS)
 }
 
-/// `--session ID` (default: the most recent session in the state directory).
+/// `--session ID`, else the calling Claude Code session, else the most recent one.
 fn run_session(args: &crate::cli::StatusArgs, recovery: bool) -> CmdResult {
     let state = paths::state_dir()?;
-    let views =
-        super::view::session_views(&state, args.session.as_deref(), args.sequence.as_deref())?;
+    let pick = super::session_choice::Pick::from_env(args.session.as_deref());
+    let views = super::view::session_views(&state, &pick, args.sequence.as_deref())?;
     let statuses: Vec<Status> = views.iter().map(|v| v.machine.status(&v.snap)).collect();
     print_statuses(&statuses, recovery, args.json)
 }

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::session_choice::{self, Pick};
 use super::{CmdError, sequence_search_dirs};
 use crate::commands::status::{fold, read_records};
 use crate::dialects;
@@ -12,14 +13,16 @@ use crate::store::{paths, sessions, snapshot};
 
 pub enum Source<'a> {
     Events(&'a Path),
-    /// A session id, or the most recent session.
-    Session(Option<&'a str>),
+    /// A session of the state directory, chosen as every face chooses it.
+    Session(&'a Pick),
 }
 
 pub struct View {
     pub machine: Machine,
     pub snap: Snapshot,
     pub records: Vec<Record>,
+    /// The session's log, for a view of a session.
+    pub log: Option<PathBuf>,
 }
 
 /// The state directory as the hook chooses it (`$SEED_HOME`, `$HEAVEN_DATA_DIR/seed`, XDG).
@@ -31,26 +34,24 @@ pub fn state_dir() -> Option<PathBuf> {
 /// snapshot when it is current, else folded from the log.
 pub fn session_views(
     state: &Path,
-    id: Option<&str>,
+    pick: &Pick,
     sequence: Option<&str>,
 ) -> Result<Vec<View>, CmdError> {
-    if !state.is_dir() {
+    if !state.exists() {
         return Err(format!(
             "state directory {} does not exist: no session has been recorded yet",
             state.display()
         )
         .into());
     }
-    let info = match id {
-        Some(id) => sessions::find(state, id)?
-            .ok_or_else(|| format!("no session `{id}` in {}", state.display()))?,
-        None => sessions::latest(state)?.ok_or_else(|| {
-            format!(
-                "no sessions in {} yet (pass --events FILE, or install the hook)",
-                state.display()
-            )
-        })?,
-    };
+    if !state.is_dir() {
+        return Err(format!(
+            "state directory {} is not a directory (check SEED_HOME)",
+            state.display()
+        )
+        .into());
+    }
+    let info = session_choice::choose(state, pick)?;
     let log_len = std::fs::metadata(&info.log)?.len();
     let (records, bad) = read_records(&info.log)?;
     if bad > 0 {
@@ -67,6 +68,7 @@ pub fn session_views(
             machine,
             snap,
             records: Vec::new(),
+            log: Some(info.log.clone()),
         });
     } else {
         for name in &info.sequences {
@@ -83,6 +85,7 @@ pub fn session_views(
                 machine,
                 snap,
                 records: Vec::new(),
+                log: Some(info.log.clone()),
             });
         }
     }
@@ -108,11 +111,11 @@ pub fn load_view(
             }
             records
         }
-        Source::Session(id) => {
+        Source::Session(pick) => {
             let Some(dir) = state else {
                 return Err("no state directory: set SEED_HOME".into());
             };
-            let mut views = session_views(dir, *id, sequence)?;
+            let mut views = session_views(dir, pick, sequence)?;
             return Ok(views.remove(0));
         }
     };
@@ -123,6 +126,7 @@ pub fn load_view(
         machine,
         snap,
         records,
+        log: None,
     })
 }
 

@@ -5,6 +5,9 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use super::tool_name::{canonical_tool_name, claude_tool_name};
+use super::tool_name::{note_spelling, plugin_tool_name, split_mcp};
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EventKind {
@@ -66,12 +69,51 @@ impl EventKind {
     }
 }
 
+/// Records are read through [`RawEvent`], so a name written as Claude Code spells it (by an
+/// older seed, another tool or a hand) steps exactly like the hook's own normalized one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "RawEvent")]
 pub struct Event {
     pub kind: EventKind,
     pub name: String,
     #[serde(default, skip_serializing_if = "Value::is_null")]
     pub input: Value,
+    /// The plugin that ships the MCP server, for a tool Claude Code named
+    /// `mcp__plugin_<plugin>_<server>__<tool>` (the name is `server.tool`). A field of its own,
+    /// not a key of `input`: input matchers, the Bash rule form and denial counts see only the
+    /// tool's own arguments, and a tool may well take an argument called `plugin`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plugin: Option<String>,
+}
+
+/// An event as stored, before its name is normalized.
+#[derive(Deserialize)]
+struct RawEvent {
+    kind: EventKind,
+    name: String,
+    #[serde(default)]
+    input: Value,
+    #[serde(default)]
+    plugin: Option<String>,
+}
+
+impl From<RawEvent> for Event {
+    fn from(r: RawEvent) -> Event {
+        let mut e = match r.kind {
+            EventKind::Tool => Event::tool_owned(r.name, r.input),
+            EventKind::ErrorTool => Event::tool_owned(r.name, r.input).failed(),
+            kind => Event {
+                kind,
+                name: r.name,
+                input: r.input,
+                plugin: None,
+            },
+        };
+        if e.plugin.is_none() && e.name.contains('.') {
+            e.plugin = r.plugin;
+        }
+        e
+    }
 }
 
 /// Longest prompt text kept in an event name; the full prompt stays in the input.
@@ -83,6 +125,7 @@ impl Event {
             kind,
             name: name.into(),
             input: Value::Null,
+            plugin: None,
         }
     }
 
@@ -92,8 +135,13 @@ impl Event {
     }
 
     /// A tool call as Claude Code names it: `mcp__starlog__orient` becomes `tool:starlog.orient`,
-    /// the Skill tool becomes `skill:<name>`.
+    /// `mcp__plugin_seed_seed__status` becomes `tool:seed.status` from plugin `seed`, the Skill
+    /// tool becomes `skill:<name>`.
     pub fn tool(raw_name: &str, input: Value) -> Event {
+        Event::tool_owned(raw_name.to_string(), input)
+    }
+
+    fn tool_owned(raw_name: String, input: Value) -> Event {
         if raw_name == "Skill"
             && let Some(skill) = input.get("skill").and_then(Value::as_str)
         {
@@ -102,23 +150,35 @@ impl Event {
                 kind: EventKind::Skill,
                 name: skill,
                 input,
+                plugin: None,
             };
         }
+        let (name, plugin) = match split_mcp(&raw_name) {
+            Some(n) => (
+                format!("{}.{}", n.server, n.tool),
+                n.plugin.map(str::to_string),
+            ),
+            None => (raw_name, None),
+        };
         Event {
             kind: EventKind::Tool,
-            name: canonical_tool_name(raw_name),
+            name,
             input,
+            plugin,
         }
     }
 
     /// A failed tool call.
     pub fn tool_error(raw_name: &str, input: Value) -> Event {
-        let mut e = Event::tool(raw_name, input);
-        if e.kind == EventKind::Skill {
-            e.name = "Skill".into();
+        Event::tool(raw_name, input).failed()
+    }
+
+    fn failed(mut self) -> Event {
+        if self.kind == EventKind::Skill {
+            self.name = "Skill".into();
         }
-        e.kind = EventKind::ErrorTool;
-        e
+        self.kind = EventKind::ErrorTool;
+        self
     }
 
     /// A prompt: `/hope:intent args` becomes `command:hope:intent`, anything else `prompt:<text>`.
@@ -131,6 +191,7 @@ impl Event {
                     kind: EventKind::Command,
                     name,
                     input: serde_json::json!({ "prompt": text }),
+                    plugin: None,
                 };
             }
         }
@@ -139,6 +200,7 @@ impl Event {
             kind: EventKind::Prompt,
             name,
             input: serde_json::json!({ "prompt": text }),
+            plugin: None,
         }
     }
 
@@ -151,11 +213,20 @@ impl Event {
         format!("{}:{}", self.kind.as_str(), self.name)
     }
 
-    /// The name Claude Code would show for this tool (`mcp__server__tool`, `Skill`).
+    /// The name Claude Code gave this tool (`mcp__server__tool`,
+    /// `mcp__plugin_<p>_<server>__<tool>`, `Skill`): the agent's own spelling.
     pub fn claude_tool_name(&self) -> String {
-        match self.kind {
-            EventKind::Skill => "Skill".into(),
+        match (self.kind, &self.plugin) {
+            (EventKind::Skill, _) => "Skill".into(),
+            (_, Some(p)) => plugin_tool_name(p, &self.name),
             _ => claude_tool_name(&self.name),
+        }
+    }
+
+    /// Remember, in a session's `server → plugin` map, how this call spelled its server.
+    pub fn note_spelling(&self, plugins: &mut std::collections::BTreeMap<String, String>) {
+        if matches!(self.kind, EventKind::Tool | EventKind::ErrorTool) {
+            note_spelling(plugins, &self.name, self.plugin.as_deref());
         }
     }
 }
@@ -163,30 +234,6 @@ impl Event {
 impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}", self.kind.as_str(), self.name)
-    }
-}
-
-/// `mcp__server__tool` → `server.tool`; anything else is kept exactly (case, hyphens, underscores).
-/// Claude Code joins server and tool with `__`; splitting there works for every real name,
-/// splitting on `_` does not.
-pub fn canonical_tool_name(raw: &str) -> String {
-    if let Some(rest) = raw.strip_prefix("mcp__")
-        && let Some((server, tool)) = rest.split_once("__")
-        && !server.is_empty()
-    {
-        return format!("{server}.{tool}");
-    }
-    raw.to_string()
-}
-
-/// `server.tool` → `mcp__server__tool` for names that look like MCP tools (built-in Claude Code
-/// tools never contain a dot).
-pub fn claude_tool_name(canonical: &str) -> String {
-    match canonical.split_once('.') {
-        Some((server, tool)) if !server.is_empty() && !tool.is_empty() => {
-            format!("mcp__{server}__{tool}")
-        }
-        _ => canonical.to_string(),
     }
 }
 
@@ -208,6 +255,86 @@ mod tests {
         assert_eq!(Event::tool("Bash", Value::Null).key(), "tool:Bash");
         assert_eq!(claude_tool_name("starlog.orient"), "mcp__starlog__orient");
         assert_eq!(claude_tool_name("Bash"), "Bash");
+    }
+
+    #[test]
+    fn plugin_servers_are_the_same_server_and_keep_their_plugin() {
+        let e = Event::tool("mcp__plugin_seed_seed__who_am_i", json!({"plugin": "arg"}));
+        assert_eq!(e.key(), "tool:seed.who_am_i");
+        assert_eq!(e.plugin.as_deref(), Some("seed"));
+        assert_eq!(
+            e.input,
+            json!({"plugin": "arg"}),
+            "the tool's own input is untouched"
+        );
+        assert_eq!(e.claude_tool_name(), "mcp__plugin_seed_seed__who_am_i");
+        let failed = Event::tool_error("mcp__plugin_seed_seed__status", Value::Null);
+        assert_eq!(
+            (failed.key(), failed.claude_tool_name()),
+            (
+                "error.tool:seed.status".to_string(),
+                "mcp__plugin_seed_seed__status".to_string()
+            )
+        );
+        assert_eq!(Event::tool("mcp__seed__status", Value::Null).plugin, None);
+    }
+
+    #[test]
+    fn stored_events_are_normalized_when_read() {
+        let read = |s: &str| serde_json::from_str::<Event>(s).unwrap();
+        let cases = [
+            (
+                r#"{"kind":"tool","name":"mcp__seed__who_am_i"}"#,
+                "tool:seed.who_am_i",
+            ),
+            (
+                r#"{"kind":"tool","name":"mcp__plugin_seed_seed__who_am_i"}"#,
+                "tool:seed.who_am_i",
+            ),
+            (
+                r#"{"kind":"tool","name":"Skill","input":{"skill":"/hope:intent"}}"#,
+                "skill:hope:intent",
+            ),
+            (
+                r#"{"kind":"error.tool","name":"mcp__starlog__orient"}"#,
+                "error.tool:starlog.orient",
+            ),
+            (
+                r#"{"kind":"error.tool","name":"Skill","input":{"skill":"x"}}"#,
+                "error.tool:Skill",
+            ),
+            (r#"{"kind":"tool","name":"Skill"}"#, "tool:Skill"),
+            (
+                r#"{"kind":"tool","name":"starlog.orient"}"#,
+                "tool:starlog.orient",
+            ),
+            (
+                r#"{"kind":"prompt","name":"mcp__a__b"}"#,
+                "prompt:mcp__a__b",
+            ),
+        ];
+        for (stored, key) in cases {
+            assert_eq!(read(stored).key(), key, "{stored}");
+        }
+        let plugin = read(r#"{"kind":"tool","name":"mcp__plugin_seed_seed__status"}"#);
+        assert_eq!(plugin.plugin.as_deref(), Some("seed"));
+        // What the hook writes reads back as itself.
+        for e in [
+            plugin,
+            Event::tool("Skill", json!({"skill": "hope:intent"})),
+            Event::tool("Bash", json!({"command": "ls"})),
+            Event::prompt("/hope:intent go"),
+        ] {
+            let back = read(&serde_json::to_string(&e).unwrap());
+            assert_eq!(back, e);
+        }
+        let kept = read(r#"{"kind":"tool","name":"seed.status","plugin":"seed"}"#);
+        assert_eq!(kept.claude_tool_name(), "mcp__plugin_seed_seed__status");
+        let stray = read(r#"{"kind":"tool","name":"Bash","plugin":"seed"}"#);
+        assert_eq!(
+            stray.plugin, None,
+            "only MCP tools come from a plugin's server"
+        );
     }
 
     #[test]

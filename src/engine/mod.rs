@@ -16,6 +16,7 @@ pub mod recovery;
 pub mod snapshot;
 pub mod status;
 pub mod step;
+pub mod tool_name;
 pub mod verdict;
 
 pub use event::{Event, EventKind};

@@ -324,15 +324,10 @@ fn parse_alt(raw: &str) -> Result<Alt, String> {
     Ok(Alt { kind, glob, input })
 }
 
-/// `mcp__github__*` → `github.*`, `mcp__*__odyssean_anchor` → `*.odyssean_anchor`.
+/// `mcp__github__*` → `github.*`, `mcp__*__odyssean_anchor` → `*.odyssean_anchor`,
+/// `mcp__plugin_seed_seed__status` → `seed.status` (a plugin's server is the same server).
 fn canonical_glob(glob: &str) -> String {
-    if let Some(rest) = glob.strip_prefix("mcp__")
-        && let Some((server, tool)) = rest.split_once("__")
-        && !server.is_empty()
-    {
-        return format!("{server}.{tool}");
-    }
-    glob.to_string()
+    canonical_tool_name(glob)
 }
 
 fn unquote(s: &str) -> &str {
@@ -415,6 +410,34 @@ mod tests {
                 .unwrap()
                 .matches(&ev, &no_alias()),
             "case kept"
+        );
+    }
+
+    #[test]
+    fn a_plugins_server_matches_patterns_written_for_the_server() {
+        let ev = Event::tool("mcp__plugin_seed_seed__who_am_i", Value::Null);
+        for p in [
+            "seed.who_am_i",
+            "mcp__seed__who_am_i",
+            "seed.*",
+            "mcp__plugin_seed_seed__who_am_i",
+            "tool:mcp__plugin_seed_seed__*",
+        ] {
+            assert!(Pattern::parse(p).unwrap().matches(&ev, &no_alias()), "{p}");
+        }
+        assert!(
+            Pattern::parse("mcp__plugin_seed_seed__who_am_i")
+                .unwrap()
+                .matches(
+                    &Event::tool("mcp__seed__who_am_i", Value::Null),
+                    &no_alias()
+                ),
+            "and the plugin form names the plain one"
+        );
+        assert!(
+            !Pattern::parse("plugin_seed_seed.who_am_i")
+                .unwrap()
+                .matches(&ev, &no_alias())
         );
     }
 

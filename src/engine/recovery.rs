@@ -26,6 +26,14 @@ pub struct NextStep {
     pub transition: usize,
 }
 
+impl NextStep {
+    /// `tool` as the agent's calls in this session spell its server (a plugin's or not).
+    fn spelled_for(mut self, snap: &Snapshot) -> NextStep {
+        self.tool = super::tool_name::spell_as_seen(&self.tool, &snap.plugins);
+        self
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 pub struct Recovery {
     /// The expected next step (on the shortest path to an ending), then the other legal ones.
@@ -170,6 +178,7 @@ impl Machine {
                 .find(|s| s.transition == e.transition)
                 .cloned()
                 .or_else(|| self.describe_transition(e.transition))
+                .map(|n| n.spelled_for(snap))
         })
     }
 
@@ -183,7 +192,7 @@ impl Machine {
         }
         for s in enabled {
             if !next.iter().any(|n: &NextStep| n.call == s.call) {
-                next.push(s);
+                next.push(s.spelled_for(snap));
             }
         }
         // Steps an active policy refuses go last, marked; if that is all of them, there is no
@@ -196,7 +205,9 @@ impl Machine {
         rec.next = next;
 
         if let Some(ev) = denied {
-            rec.path_to_denied = self.path_to_call(snap, ev, &dist, &via);
+            rec.path_to_denied = self
+                .path_to_call(snap, ev, &dist, &via)
+                .map(|p| p.into_iter().map(|n| n.spelled_for(snap)).collect());
         }
         rec.ending = self.nearest_ending_hint(&dist);
 

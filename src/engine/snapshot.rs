@@ -41,6 +41,10 @@ pub struct Snapshot {
     /// Most recent denials, newest last (bounded), for recovery views.
     pub recent_denials: Vec<DenialNote>,
     pub last_event: Option<String>,
+    /// MCP servers the agent's calls reached through a plugin (`server → plugin`), so calls
+    /// to suggest are named as the agent sees them (`mcp__plugin_seed_seed__status`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub plugins: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

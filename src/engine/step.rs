@@ -89,6 +89,7 @@ impl Machine {
             failed: None,
             recent_denials: Vec::new(),
             last_event: None,
+            plugins: Default::default(),
         };
         for (k, v) in &chart.vars {
             match (k.strip_prefix("flags."), v) {
@@ -119,6 +120,7 @@ impl Machine {
     ) -> StepReport {
         let mut report = StepReport::new(phase, event);
         snap.steps += 1;
+        event.note_spelling(&mut snap.plugins);
         if &snap.facts != facts {
             snap.facts = facts.clone();
         }

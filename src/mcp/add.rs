@@ -1,14 +1,18 @@
 //! `add_to_seed`: how to extend seed, and a check of a proposed sequence (saved only when
-//! asked, with the store's permissions).
+//! asked, with the store's permissions, as a new file that changes no existing sequence).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
 use super::tools::{McpContext, ToolError, ToolOutput, str_arg};
 use crate::commands::validate;
 use crate::dialects;
+use crate::store::sessions;
 
 const ADD_HELP: &str = "How to add to seed:\n\
-- A sequence: write a file in one of the dialects — master-sequence JSON (`.json`: tool_transitions, state_constraints, state_readers, progress_layers), workflow YAML (`.yaml`: nodes, preconditions, consequences, endings) or a Mermaid stateDiagram-v2 (`.mmd`, with a `.toml` manifest for bindings) — into the project's `.seed/sequences/` or the state directory's `sequences/`, then run `seed validate FILE`. Pass `text` and `file_name` to this tool to validate a proposal without writing it.\n\
+- A sequence: write a file in one of the dialects — master-sequence JSON (`.json`: tool_transitions, state_constraints, state_readers, progress_layers), workflow YAML (`.yaml`: nodes, preconditions, consequences, endings) or a Mermaid stateDiagram-v2 (`.mmd`, with a `.toml` manifest for bindings) — into the project's `.seed/sequences/` or the state directory's `sequences/`, then run `seed validate FILE`. Pass `text` and `file_name` to this tool to validate a proposal without writing it; with `write: true` a valid proposal is saved as a new sequence (never over an existing file, a built-in or a sequence a session is running).\n\
 - A content file: `who_am_i.seed`, `what_do_i_do.seed` (plain text) or `how_do_i.seed` (one `## component` section per component) in the state directory; seed serves them from this server's tools.";
 
 pub fn add_to_seed(ctx: &McpContext, args: &Map<String, Value>) -> Result<ToolOutput, ToolError> {
@@ -37,35 +41,137 @@ pub fn add_to_seed(ctx: &McpContext, args: &Map<String, Value>) -> Result<ToolOu
         ));
     }
     let loaded = dialects::load_text(&file_name, &text, &|_| None);
+    let chart_name = loaded.as_ref().ok().map(|l| l.chart.name.clone());
     let report = validate::check(file_name.clone(), loaded);
     let ok = report.errors() == 0;
     let mut out = validate::render_text(std::slice::from_ref(&report));
     let mut written = None;
+    let mut refused = None;
     if write && ok {
-        let dir = ctx
-            .state_dir
-            .as_ref()
-            .ok_or_else(|| {
-                ToolError::Failed("no state directory: set SEED_HOME to save sequences".into())
-            })?
-            .join("sequences");
-        // The store's rules: 0700 directories, 0600 files, no foreign symlinks, whole files.
-        crate::store::paths::ensure_dir(&dir).map_err(|e| ToolError::Failed(e.to_string()))?;
-        let path = dir.join(&file_name);
-        crate::store::paths::write_atomic(&path, text.as_bytes())
-            .map_err(|e| ToolError::Failed(format!("{}: {e}", path.display())))?;
-        out.push_str(&format!("saved to {}\n", path.display()));
-        written = Some(path.display().to_string());
+        match save(ctx, &file_name, chart_name.as_deref(), &text) {
+            Ok(path) => {
+                out.push_str(&format!("saved to {}\n", path.display()));
+                written = Some(path.display().to_string());
+            }
+            Err(why) => {
+                out.push_str(&format!("not saved: {why}\n"));
+                refused = Some(why);
+            }
+        }
     } else if write {
         out.push_str("not saved: fix the errors first\n");
     } else {
         out.push_str("not saved (pass write: true to save it)\n");
     }
-    let structured = json!({ "valid": ok, "report": report, "written": written });
-    // Like `seed validate FILE`: a proposal with errors is an error result.
+    let mut structured = json!({ "valid": ok, "report": report, "written": written });
+    if let Some(why) = &refused {
+        structured["refused"] = json!(why);
+    }
+    // Like `seed validate FILE`: a proposal with errors is an error result; so is a write that
+    // was asked for and refused.
     Ok(ToolOutput {
         text: out,
         structured,
-        is_error: !ok,
+        is_error: !ok || refused.is_some(),
     })
+}
+
+/// Save a valid proposal under the state directory's `sequences/`, or say why not.
+fn save(
+    ctx: &McpContext,
+    file_name: &str,
+    chart_name: Option<&str>,
+    text: &str,
+) -> Result<PathBuf, String> {
+    let state = ctx
+        .state_dir
+        .as_ref()
+        .ok_or("no state directory: set SEED_HOME to save sequences")?;
+    let dir = state.join("sequences");
+    let stem = Path::new(file_name)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or(file_name);
+    let mut names = vec![stem];
+    names.extend(chart_name.filter(|n| *n != stem));
+    for name in names {
+        if let Some(why) = taken(ctx, state, &dir, name) {
+            return Err(why);
+        }
+    }
+    // The store's rules: 0700 directories, 0600 files, no foreign symlinks.
+    crate::store::paths::ensure_dir(&dir).map_err(|e| e.to_string())?;
+    let path = dir.join(file_name);
+    create_new(&path, text.as_bytes()).map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => format!(
+            "{} already exists; seed never overwrites a sequence (choose another file_name)",
+            path.display()
+        ),
+        _ => format!("{}: {e}", path.display()),
+    })?;
+    Ok(path)
+}
+
+/// Why a sequence called `name` may not be added: a saved file would shadow or stand beside a
+/// sequence of that name, and the agent could replace the very sequence that guides it.
+fn taken(ctx: &McpContext, state: &Path, dir: &Path, name: &str) -> Option<String> {
+    if dialects::builtin_names().iter().any(|b| b == name) {
+        return Some(format!(
+            "`{name}` is a built-in sequence; a saved file would shadow it (choose another name)"
+        ));
+    }
+    let same_stem = std::fs::read_dir(dir).ok().and_then(|rd| {
+        rd.flatten().map(|e| e.file_name()).find(|f| {
+            Path::new(f)
+                .file_stem()
+                .is_some_and(|s| s.to_str() == Some(name))
+        })
+    });
+    if let Some(f) = same_stem {
+        return Some(format!(
+            "{} already holds a sequence `{name}` ({}); seed never replaces one (choose another name)",
+            dir.display(),
+            f.to_string_lossy()
+        ));
+    }
+    let active = |n: &str| n == name;
+    let configured = ctx
+        .sequence
+        .clone()
+        .or_else(|| super::guide::configured(ctx).ok().flatten());
+    let running = sessions::list(state)
+        .ok()
+        .into_iter()
+        .flatten()
+        .find(|s| s.sequences.iter().any(|n| active(n)));
+    if let Some(s) = running {
+        return Some(format!(
+            "`{name}` is the sequence of session {}; a saved file would change it under the agent (choose another name)",
+            s.id
+        ));
+    }
+    if configured.as_deref().is_some_and(active) {
+        return Some(format!(
+            "`{name}` is this project's active sequence; a saved file would replace it (choose another name)"
+        ));
+    }
+    None
+}
+
+/// Write a new file (0600), failing when anything, even a dangling symlink, is at `path`.
+fn create_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600);
+    }
+    let mut f = opts.open(path)?;
+    let written = f.write_all(bytes).and_then(|()| f.sync_all());
+    if written.is_err() {
+        drop(f);
+        let _ = std::fs::remove_file(path);
+    }
+    written
 }

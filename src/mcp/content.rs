@@ -1,8 +1,11 @@
 //! Seed 000's content files (`who_am_i.seed`, `what_do_i_do.seed`, `how_do_i.seed`) read from
 //! the state directory, and the text generated from the active sequence when a file is absent.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::engine::event::claude_tool_name;
+use crate::engine::tool_name::spell_as_seen;
 use crate::engine::{Machine, Snapshot};
 
 /// Content files are small text; anything larger is refused rather than sent to the model.
@@ -109,11 +112,32 @@ pub fn default_what_do_i_do(m: &Machine, snap: &Snapshot) -> String {
         None if st.progress.done => s.push_str("The sequence is finished.\n"),
         None => s.push_str("No next step is reachable; call seed's `recovery` tool.\n"),
     }
-    let others: Vec<&str> = st.allowed.iter().skip(1).map(String::as_str).collect();
+    let next = st.next.as_ref().map(|n| n.tool.as_str());
+    let mut others: Vec<String> = Vec::new();
+    for a in st.allowed.iter().filter(|a| Some(a.as_str()) != next) {
+        let a = callable(a, &snap.plugins);
+        if !others.contains(&a) && Some(a.as_str()) != next {
+            others.push(a);
+        }
+    }
     if !others.is_empty() {
         s.push_str(&format!("Also allowed now: {}.\n", others.join(", ")));
     }
     s
+}
+
+/// An entry of the allowed list as the agent calls it: `seed.status` is `mcp__seed__status`
+/// (or the plugin form the session showed); `Read`, `Bash(git *)`, `/hope:intent`, `skill:x`
+/// and names already spelled for Claude Code are kept.
+fn callable(entry: &str, plugins: &BTreeMap<String, String>) -> String {
+    let plain = entry.contains('.')
+        && !entry.starts_with("mcp__")
+        && !entry.contains(['(', ':', '/', ' ', '|']);
+    if plain {
+        spell_as_seen(&claude_tool_name(entry), plugins)
+    } else {
+        entry.to_string()
+    }
 }
 
 /// The content tools' answer when no sequence is active (`why` says so in one line).
@@ -141,6 +165,31 @@ mod tests {
                 ("carton", "Add."),
                 ("giint", "Plan.")
             ]
+        );
+    }
+
+    #[test]
+    fn allowed_entries_are_named_as_the_agent_calls_them() {
+        let mut plugins = BTreeMap::new();
+        for (entry, called) in [
+            ("seed.status", "mcp__seed__status"),
+            ("heaven-subagent.*", "mcp__heaven-subagent__*"),
+            ("mcp__starlog__check", "mcp__starlog__check"),
+            ("Read", "Read"),
+            ("Bash(git *)", "Bash(git *)"),
+            ("/hope:intent", "/hope:intent"),
+            ("skill:hope.x", "skill:hope.x"),
+            (
+                "odyssean_anchor(stage=\"init\")",
+                "odyssean_anchor(stage=\"init\")",
+            ),
+        ] {
+            assert_eq!(callable(entry, &plugins), called, "{entry}");
+        }
+        plugins.insert("seed".to_string(), "seed".to_string());
+        assert_eq!(
+            callable("seed.status", &plugins),
+            "mcp__plugin_seed_seed__status"
         );
     }
 

@@ -1,12 +1,15 @@
 //! The content tools: `who_am_i`, `what_do_i_do` and `how_do_i` serve the state directory's
-//! `.seed` files, else text generated from the sequence. They always answer: without a state
-//! directory, a session or a readable file they speak from the active sequence at its start,
-//! and without any sequence they say so. Only malformed arguments are errors.
+//! `.seed` files, else text generated from the sequence, for the session as it will be once
+//! their own call completes (see `in_flight`). Without a state directory, a recorded session or
+//! a readable file they speak from the active sequence at its start, and without any sequence
+//! they say so. Malformed arguments and a session the state directory does not hold are
+//! errors.
 
 use serde_json::{Map, Value, json};
 
-use super::tools::{McpContext, ToolError, ToolOutput, str_arg};
-use super::{content, howto};
+use super::tools::{self, McpContext, ToolError, ToolOutput, str_arg};
+use super::{content, howto, in_flight};
+use crate::commands::session_choice::{self, Pick};
 use crate::commands::status::fold;
 use crate::commands::{sequence_search_dirs, view as status};
 use crate::config::{self, Flags};
@@ -15,10 +18,10 @@ use crate::engine::{Machine, Snapshot};
 
 /// What the generated text is about.
 enum Basis {
-    /// The calling session's sequence, where it stands.
+    /// The calling session's sequence, where it stands once the tool's own call completes.
     Session(Machine, Snapshot),
     /// The active sequence (the `sequence` argument, `--sequence`, the project's `.seed.toml`,
-    /// `SEED_SEQUENCE`), at its start: no session could be read.
+    /// `SEED_SEQUENCE`), at its start: there is no state directory or no session to read.
     Sequence(Machine, Snapshot),
     /// No sequence: why, in one line.
     Nothing(String),
@@ -43,34 +46,44 @@ impl Basis {
 
 /// The `session` and `sequence` arguments, checked even when a file answers.
 struct Who {
-    session: Option<String>,
+    pick: Pick,
     sequence: Option<String>,
 }
 
+/// The arguments, and the session they name: a session asked for (by argument, `--session` or
+/// as the calling session) that the state directory does not hold is an error, as in `status`.
 fn who(ctx: &McpContext, args: &Map<String, Value>) -> Result<Who, ToolError> {
-    Ok(Who {
-        session: str_arg(args, "session")?.or_else(|| ctx.session.clone()),
+    let who = Who {
+        pick: tools::pick(ctx, args)?,
         sequence: str_arg(args, "sequence")?.or_else(|| ctx.sequence.clone()),
-    })
+    };
+    if let Some(dir) = ctx.state_dir.as_deref().filter(|d| d.is_dir())
+        && !matches!(who.pick, Pick::Latest)
+    {
+        session_choice::choose(dir, &who.pick).map_err(|e| ToolError::Failed(e.to_string()))?;
+    }
+    Ok(who)
 }
 
 /// The sequence the hook would step for this project when no session names one.
-fn configured(ctx: &McpContext) -> Result<Option<String>, String> {
+pub(super) fn configured(ctx: &McpContext) -> Result<Option<String>, String> {
     let env = |k: &str| std::env::var(k).ok();
     config::load(&ctx.project_dirs, &env, &Flags::default())
         .map(|c| c.sequences.into_iter().next())
         .map_err(|e| format!("The configuration cannot be read, so no sequence is active: {e}"))
 }
 
-fn basis(ctx: &McpContext, who: &Who) -> Basis {
+/// `tool` is the content tool answering: its own call is projected as completed.
+fn basis(ctx: &McpContext, who: &Who, tool: &str) -> Basis {
     if ctx.state_dir.is_some()
         && let Ok(v) = status::load_view(
-            &status::Source::Session(who.session.as_deref()),
+            &status::Source::Session(&who.pick),
             who.sequence.as_deref(),
             ctx.state_dir.as_deref(),
         )
     {
-        return Basis::Session(v.machine, v.snap);
+        let snap = in_flight::after_own_call(&v.machine, &v.snap, v.log.as_deref(), tool);
+        return Basis::Session(v.machine, snap);
     }
     let name = match who.sequence.clone() {
         Some(n) => n,
@@ -96,14 +109,15 @@ fn basis(ctx: &McpContext, who: &Who) -> Basis {
 fn serve(
     ctx: &McpContext,
     args: &Map<String, Value>,
-    file: &str,
+    tool: &str,
     generate: impl Fn(&Basis) -> String,
 ) -> Result<ToolOutput, ToolError> {
     let who = who(ctx, args)?;
-    let (text, source) = match content::read_content(ctx.state_dir.as_deref(), file) {
+    let file = format!("{tool}.seed");
+    let (text, source) = match content::read_content(ctx.state_dir.as_deref(), &file) {
         Some(t) => (t, "file"),
         None => {
-            let b = basis(ctx, &who);
+            let b = basis(ctx, &who, tool);
             (generate(&b), b.name())
         }
     };
@@ -114,14 +128,14 @@ fn serve(
 }
 
 pub fn who_am_i(ctx: &McpContext, args: &Map<String, Value>) -> Result<ToolOutput, ToolError> {
-    serve(ctx, args, "who_am_i.seed", |b| match b {
+    serve(ctx, args, "who_am_i", |b| match b {
         Basis::Session(m, _) | Basis::Sequence(m, _) => content::default_who_am_i(m),
         Basis::Nothing(why) => content::no_sequence(why),
     })
 }
 
 pub fn what_do_i_do(ctx: &McpContext, args: &Map<String, Value>) -> Result<ToolOutput, ToolError> {
-    serve(ctx, args, "what_do_i_do.seed", |b| match b {
+    serve(ctx, args, "what_do_i_do", |b| match b {
         Basis::Session(m, s) | Basis::Sequence(m, s) => content::default_what_do_i_do(m, s),
         Basis::Nothing(why) => content::no_sequence(why),
     })
@@ -135,11 +149,18 @@ pub fn how_do_i(ctx: &McpContext, args: &Map<String, Value>) -> Result<ToolOutpu
     let sections = content::read_content(ctx.state_dir.as_deref(), "how_do_i.seed")
         .map(|t| content::sections(&t))
         .unwrap_or_default();
-    let b = basis(ctx, &who);
-    let answer = howto::answer(b.machine().map(|(m, _)| m), &sections, &component);
+    let b = basis(ctx, &who, "how_do_i");
+    let answer = howto::answer(b.machine(), &sections, &component);
     let mut structured = answer.structured;
+    // Where the text came from: how_do_i.seed's sections, the sequence's steps, or both.
+    let has = |key: &str| structured[key].as_array().is_some_and(|a| !a.is_empty());
+    let source = match (has("sections"), has("steps")) {
+        (true, false) => "file".to_string(),
+        (true, true) => format!("file+{}", b.name()),
+        _ => b.name().to_string(),
+    };
     if let Some(o) = structured.as_object_mut() {
-        o.insert("source".into(), json!(b.name()));
+        o.insert("source".into(), json!(source));
     }
     Ok(ToolOutput::ok(answer.text, structured))
 }

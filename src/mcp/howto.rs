@@ -3,14 +3,15 @@
 //! `mcp__starlog__orient` and `Starlog.Orient` are one component, and `starlog` is every
 //! `starlog.*` step and section.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
 
 use super::content::Section;
-use crate::engine::Machine;
 use crate::engine::event::canonical_tool_name;
 use crate::engine::ir::State;
+use crate::engine::tool_name::spell_as_seen;
+use crate::engine::{Machine, Snapshot};
 
 /// The name compared: lowercase, dotted, without a trailing `()`.
 pub fn normalize(name: &str) -> String {
@@ -67,7 +68,12 @@ fn steps(m: &Machine) -> impl Iterator<Item = &State> {
     m.chart.states.iter().skip(1).filter(|s| !s.is_pseudo())
 }
 
-pub fn answer(m: Option<&Machine>, sections: &[Section], component: &str) -> Answer {
+/// `at`: the sequence and where the session stands (suggested calls are spelled as its calls
+/// showed them).
+pub fn answer(at: Option<(&Machine, &Snapshot)>, sections: &[Section], component: &str) -> Answer {
+    let m = at.map(|(m, _)| m);
+    let plugins = at.map(|(_, s)| s.plugins.clone()).unwrap_or_default();
+    let describe_step = |m: &Machine, st: &State| describe_step(m, &plugins, st);
     let want = normalize(component);
     if let Some(s) = sections.iter().find(|s| normalize(&s.heading) == want) {
         return found(component, s.body.clone(), &[], std::slice::from_ref(s));
@@ -171,7 +177,7 @@ fn unknown(m: Option<&Machine>, sections: &[Section], component: &str) -> Answer
     Answer { text, structured }
 }
 
-fn describe_step(m: &Machine, st: &State) -> String {
+fn describe_step(m: &Machine, plugins: &BTreeMap<String, String>, st: &State) -> String {
     let c = &m.chart;
     let mut s = format!("\"{}\" is a step of \"{}\".\n", st.label, c.name);
     for note in &st.notes {
@@ -182,7 +188,10 @@ fn describe_step(m: &Machine, st: &State) -> String {
         .iter()
         .enumerate()
         .filter(|(_, t)| t.targets.contains(&st.id))
-        .filter_map(|(i, _)| m.describe_transition(i).map(|d| d.tool))
+        .filter_map(|(i, _)| {
+            m.describe_transition(i)
+                .map(|d| spell_as_seen(&d.tool, plugins))
+        })
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
@@ -196,7 +205,7 @@ fn describe_step(m: &Machine, st: &State) -> String {
         .filter(|(_, t)| t.source == st.id)
         .filter_map(|(i, _)| {
             m.describe_transition(i)
-                .map(|d| format!("{} → {}", d.tool, d.leads_to))
+                .map(|d| format!("{} → {}", spell_as_seen(&d.tool, plugins), d.leads_to))
         })
         .collect();
     if !out.is_empty() {

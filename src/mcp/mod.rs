@@ -5,6 +5,7 @@ mod add;
 pub mod content;
 mod guide;
 pub mod howto;
+mod in_flight;
 mod params;
 pub mod specs;
 pub mod tools;
@@ -17,7 +18,7 @@ use rmcp::model::{
     CustomResult, Implementation, InitializeResult, ListToolsResult, PaginatedRequestParams,
     ServerCapabilities, ServerConfig, Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{RequestContext, ServerInitializeError};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
 
 pub use tools::{McpContext, ToolError, ToolOutput};
@@ -81,8 +82,17 @@ impl ServerHandler for SeedServer {
                 result.structured_content = Some(out.structured);
                 Ok(result.into())
             }
-            Err(e @ (ToolError::UnknownTool(_) | ToolError::InvalidParams(_))) => {
+            // An unknown tool is a protocol error; arguments that do not fit a known tool are
+            // a tool execution error the model reads and corrects (MCP 2025-11-25, SEP-1303).
+            Err(e @ ToolError::UnknownTool(_)) => {
                 Err(McpError::invalid_params(e.to_string(), None))
+            }
+            Err(ToolError::InvalidParams(msg)) => {
+                Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+                    "seed: invalid arguments for `{}`: {msg}",
+                    request.name
+                ))])
+                .into())
             }
             // A failure the model should read (no session yet, no state directory…).
             Err(ToolError::Failed(msg)) => {
@@ -103,15 +113,26 @@ impl ServerHandler for SeedServer {
     }
 }
 
-/// Serve on stdin/stdout until the client closes the stream.
+/// Serve on stdin/stdout until the client closes the stream. Closing it is the normal end,
+/// even before `initialize` (a client that checks the command starts and stops it); a failed
+/// read of stdin is an error.
 pub fn serve(ctx: McpContext) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     rt.block_on(async move {
         let transport = transport::LineTransport::new(tokio::io::stdin(), tokio::io::stdout());
-        let service = SeedServer::new(ctx).serve(transport).await?;
-        service.waiting().await?;
-        Ok(())
+        let read_error = transport.read_error();
+        match SeedServer::new(ctx).serve(transport).await {
+            Ok(service) => {
+                service.waiting().await?;
+            }
+            Err(ServerInitializeError::ConnectionClosed(_)) => {}
+            Err(e) => return Err(e.into()),
+        }
+        match read_error.lock().ok().and_then(|mut e| e.take()) {
+            Some(e) => Err(e.into()),
+            None => Ok(()),
+        }
     })
 }

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use serde_json::{Map, Value, json};
 
 use super::{add, guide, params, specs};
+use crate::commands::session_choice::{self, Pick};
 use crate::commands::{self, sequences, validate, view as status};
 use crate::engine::{Machine, Snapshot};
 use crate::report;
@@ -44,8 +45,11 @@ pub enum ToolError {
 #[derive(Debug, Clone, Default)]
 pub struct McpContext {
     pub state_dir: Option<PathBuf>,
-    /// The calling session (`--session`, else `CLAUDE_CODE_SESSION_ID`).
+    /// The session `--session` names.
     pub session: Option<String>,
+    /// The Claude Code session that started the server (`CLAUDE_CODE_SESSION_ID`); each call
+    /// follows it to its successor after `/clear` or `/resume` (see `session_choice`).
+    pub caller: Option<String>,
     pub sequence: Option<String>,
     /// Where the project's `.seed.toml` is looked for (`CLAUDE_PROJECT_DIR`, the working
     /// directory), to know the active sequence when no session names one.
@@ -76,12 +80,29 @@ fn check_keys(args: &Map<String, Value>, allowed: &[&str]) -> Result<(), ToolErr
     }
 }
 
+/// The session a tool speaks for: its `session` argument, else `--session`, else the calling
+/// session as every face follows it, else the most recent.
+pub(super) fn pick(ctx: &McpContext, args: &Map<String, Value>) -> Result<Pick, ToolError> {
+    Ok(
+        match str_arg(args, "session")?.or_else(|| ctx.session.clone()) {
+            Some(named) => Pick::Named(named),
+            None => match &ctx.caller {
+                Some(id) => Pick::Calling {
+                    id: id.clone(),
+                    project: ctx.project_dirs.first().cloned(),
+                },
+                None => Pick::Latest,
+            },
+        },
+    )
+}
+
 /// The machine and snapshot of the session the tool speaks for.
 fn view(ctx: &McpContext, args: &Map<String, Value>) -> Result<(Machine, Snapshot), ToolError> {
-    let session = str_arg(args, "session")?.or_else(|| ctx.session.clone());
+    let pick = pick(ctx, args)?;
     let sequence = str_arg(args, "sequence")?.or_else(|| ctx.sequence.clone());
     let v = status::load_view(
-        &status::Source::Session(session.as_deref()),
+        &status::Source::Session(&pick),
         sequence.as_deref(),
         ctx.state_dir.as_deref(),
     )
@@ -168,11 +189,8 @@ pub fn default_context(session: Option<String>, sequence: Option<String>) -> Mcp
         .collect();
     McpContext {
         state_dir: commands::state_dir(),
-        session: session.or_else(|| {
-            std::env::var("CLAUDE_CODE_SESSION_ID")
-                .ok()
-                .filter(|s| !s.is_empty())
-        }),
+        session,
+        caller: session_choice::calling_session(),
         sequence,
         project_dirs,
     }

@@ -30,7 +30,13 @@ pub struct LineTransport<R, W> {
     /// Skipping the rest of an over-long line.
     discarding: bool,
     out: Arc<Mutex<W>>,
+    /// Why reading stopped, when it was not the end of input.
+    read_error: ReadError,
 }
+
+/// The error that ended the input, shared with whoever runs the server: the end of input is
+/// a normal end, a failed read is not.
+pub type ReadError = Arc<std::sync::Mutex<Option<String>>>;
 
 impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> LineTransport<R, W> {
     pub fn new(read: R, write: W) -> Self {
@@ -39,7 +45,12 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> LineTransport<R, W> {
             line: Vec::new(),
             discarding: false,
             out: Arc::new(Mutex::new(write)),
+            read_error: ReadError::default(),
         }
+    }
+
+    pub fn read_error(&self) -> ReadError {
+        self.read_error.clone()
     }
 }
 
@@ -124,7 +135,9 @@ where
                 Ok(0) => return None,
                 Ok(_) => {}
                 Err(e) => {
-                    eprintln!("seed mcp: cannot read stdin: {e}");
+                    if let Ok(mut slot) = self.read_error.lock() {
+                        *slot = Some(format!("cannot read stdin: {e}"));
+                    }
                     return None;
                 }
             }

@@ -18,6 +18,7 @@ pub const LEAKY: &[&str] = &[
     "HEAVEN_DATA_DIR",
     "CLAUDE_PROJECT_DIR",
     "CLAUDE_CONFIG_DIR",
+    "CLAUDE_CODE_SESSION_ID",
     "XDG_STATE_HOME",
     "XDG_CONFIG_HOME",
 ];

@@ -47,34 +47,58 @@ fn seal(c: &mut StdCommand, home: &Path) {
 
 /// `seed` in the sealed environment, for the CLI face.
 pub fn seed(home: &Path) -> Command {
+    Command::from_std(seed_std(home))
+}
+
+/// `seed` in the sealed environment as a plain process (for stdin other than bytes).
+pub fn seed_std(home: &Path) -> StdCommand {
     let mut c = StdCommand::new(assert_cmd::cargo::cargo_bin("seed"));
     seal(&mut c, home);
-    Command::from_std(c)
+    c
 }
 
 /// Run a tool call through the hook, as Claude Code would around an MCP call.
 pub fn hook_call(home: &Path, tool: &str, id: &str) {
-    for (event, extra) in [
-        ("PreToolUse", json!({})),
-        (
-            "PostToolUse",
-            json!({"tool_response": [{"type": "text", "text": "ok"}]}),
-        ),
-    ] {
-        let mut payload = json!({
-            "session_id": SESSION, "transcript_path": "", "cwd": home, "hook_event_name": event,
-            "tool_name": tool, "tool_input": {}, "tool_use_id": id
-        });
-        payload
-            .as_object_mut()
-            .unwrap()
-            .extend(extra.as_object().unwrap().clone());
-        seed(home)
-            .arg("hook")
-            .write_stdin(payload.to_string())
-            .assert()
-            .success();
+    hook_call_in(home, SESSION, tool, id);
+}
+
+/// `hook_call` for a session of one's choosing.
+pub fn hook_call_in(home: &Path, session: &str, tool: &str, id: &str) {
+    hook_event(home, session, "PreToolUse", tool, id);
+    hook_event(home, session, "PostToolUse", tool, id);
+}
+
+/// One hook event for a tool call (no input), as Claude Code sends it; the hook's answer, or
+/// `null` when it printed nothing.
+pub fn hook_event(home: &Path, session: &str, event: &str, tool: &str, id: &str) -> Value {
+    let mut payload = json!({
+        "session_id": session, "transcript_path": "", "cwd": home, "hook_event_name": event,
+        "tool_name": tool, "tool_input": {}, "tool_use_id": id
+    });
+    if event == "PostToolUse" {
+        payload["tool_response"] = json!([{"type": "text", "text": "ok"}]);
     }
+    hook_payload(home, &payload)
+}
+
+/// Run the hook on a payload as given; its answer, or `null` when it printed nothing.
+pub fn hook_payload(home: &Path, payload: &Value) -> Value {
+    let out = stdout_of(seed(home).arg("hook").write_stdin(payload.to_string()));
+    if out.trim().is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&out).unwrap()
+    }
+}
+
+/// The reason of a hook answer that denied the call.
+pub fn deny_reason(answer: &Value) -> String {
+    let out = &answer["hookSpecificOutput"];
+    assert_eq!(out["permissionDecision"], "deny", "{answer}");
+    out["permissionDecisionReason"]
+        .as_str()
+        .unwrap()
+        .to_string()
 }
 
 /// Standard output of a command that succeeds.

@@ -1,0 +1,105 @@
+//! seed's server shipped by the plugin: Claude Code names its tools
+//! `mcp__plugin_seed_seed__<tool>`. They are the same tools to the sequence, and once the agent
+//! has called one that way, seed names the calls it suggests that way too.
+
+mod mcp_common;
+
+use mcp_common::{Client, deny_reason, hook_call_in, hook_event, seed, stdout_of, text};
+use serde_json::{Value, json};
+
+const PLUGIN: &str = "5eed0000-0000-4000-8000-00000000000p";
+const PLAIN: &str = "5eed0000-0000-4000-8000-00000000000m";
+
+fn status_json(home: &std::path::Path, session: &str) -> Value {
+    serde_json::from_str(&stdout_of(seed(home).args([
+        "status",
+        "--json",
+        "--session",
+        session,
+    ])))
+    .unwrap()
+}
+
+#[test]
+fn plugin_tool_names_advance_the_sequence_like_the_plain_ones() {
+    let home = tempfile::tempdir().unwrap();
+    for (session, server) in [(PLUGIN, "mcp__plugin_seed_seed__"), (PLAIN, "mcp__seed__")] {
+        hook_call_in(
+            home.path(),
+            session,
+            &format!("{server}who_am_i"),
+            "toolu_1",
+        );
+        hook_call_in(
+            home.path(),
+            session,
+            &format!("{server}what_do_i_do"),
+            "toolu_2",
+        );
+    }
+    let (plugin, plain) = (
+        status_json(home.path(), PLUGIN),
+        status_json(home.path(), PLAIN),
+    );
+    assert_eq!(plugin["progress"], plain["progress"]);
+    assert_eq!(plugin["current"], plain["current"]);
+    assert_eq!(
+        plugin["current"][0], "railroad.seed.what_do_i_do",
+        "who_am_i → what_do_i_do: {plugin}"
+    );
+    assert_eq!(
+        plugin["progress"]["overall"], 50.0,
+        "the base layer is full"
+    );
+    assert_eq!(
+        plugin["next"]["tool"], "mcp__starlog__check",
+        "starlog was never seen through a plugin: its plain name"
+    );
+}
+
+#[test]
+fn denials_and_suggestions_name_seeds_tools_as_the_agent_calls_them() {
+    let home = tempfile::tempdir().unwrap();
+    hook_call_in(
+        home.path(),
+        PLUGIN,
+        "mcp__plugin_seed_seed__who_am_i",
+        "toolu_1",
+    );
+    hook_call_in(home.path(), PLAIN, "mcp__seed__who_am_i", "toolu_1");
+
+    let denied = hook_event(home.path(), PLUGIN, "PreToolUse", "Bash", "toolu_2");
+    assert!(
+        deny_reason(&denied).ends_with("Next: call mcp__plugin_seed_seed__what_do_i_do."),
+        "{denied}"
+    );
+    let denied = hook_event(home.path(), PLAIN, "PreToolUse", "Bash", "toolu_2");
+    assert!(
+        deny_reason(&denied).ends_with("Next: call mcp__seed__what_do_i_do."),
+        "{denied}"
+    );
+    // A denied plugin call is named as it was made.
+    let again = hook_event(
+        home.path(),
+        PLUGIN,
+        "PreToolUse",
+        "mcp__plugin_seed_seed__who_am_i",
+        "toolu_3",
+    );
+    assert!(
+        deny_reason(&again).contains("mcp__plugin_seed_seed__who_am_i is not"),
+        "{again}"
+    );
+
+    // status and recovery, CLI and MCP alike.
+    let cli = status_json(home.path(), PLUGIN);
+    assert_eq!(cli["next"]["tool"], "mcp__plugin_seed_seed__what_do_i_do");
+    let mut c = Client::start(home.path(), Some(PLUGIN));
+    let status = c.call("status", json!({}));
+    assert_eq!(status["result"]["structuredContent"], cli);
+    let what = text(&c.call("what_do_i_do", json!({})));
+    assert!(
+        what.contains("Do next: call mcp__plugin_seed_seed__what_do_i_do"),
+        "{what}"
+    );
+}
