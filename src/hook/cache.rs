@@ -98,8 +98,8 @@ fn full_key(entry: &str, dirs: &[PathBuf], cfg: &Config) -> Option<String> {
     key.push_str(&source_key(entry, dirs)?);
     let _ = write!(
         key,
-        "cfg:{:?}{:?}{:?}{:?}{:?}",
-        cfg.enforcement, cfg.off_path, cfg.fail, cfg.stop, cfg.overrides
+        "cfg:{:?}{:?}{:?}{:?}",
+        cfg.layers, cfg.env, cfg.flags, cfg.fail
     );
     Some(key)
 }
