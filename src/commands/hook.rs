@@ -213,5 +213,23 @@ mod tests {
                 .0
                 .contains("twice")
         );
+        // Hostile words: not UTF-8, empty, a short option.
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStringExt;
+            let words = [
+                "hook".into(),
+                std::ffi::OsString::from_vec(vec![0xff, b'x']),
+            ];
+            assert!(
+                matches!(parse(words.into_iter()), HookCall::Bad(m, _) if m.contains("not UTF-8"))
+            );
+        }
+        assert!(
+            bad(&["hook", "PreToolUse", ""])
+                .0
+                .contains("unexpected argument")
+        );
+        assert!(bad(&["hook", "-x"]).0.contains("`-x`"));
     }
 }
