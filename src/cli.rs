@@ -178,8 +178,8 @@ pub struct InstallArgs {
     /// Print the change as a diff and write nothing.
     #[arg(long)]
     pub dry_run: bool,
-    /// The seed executable the hooks run (default: this executable for --user/--local,
-    /// `seed` from PATH for --project, whose settings file is shared).
+    /// The seed executable the hooks and the MCP server run (default: `seed` from PATH, for
+    /// every scope).
     #[arg(long, value_name = "PATH")]
     pub bin: Option<String>,
 }

@@ -7,6 +7,7 @@
 
 mod answer;
 mod cache;
+mod failure;
 mod machines;
 mod session;
 
@@ -19,11 +20,12 @@ use serde_json::{Value, json};
 
 use crate::config::{self, Config, Flags};
 use crate::engine::ir::FailMode;
-use crate::engine::{Facts, StepReport};
+use crate::engine::{Facts, Phase, StepReport};
 use crate::protocol::{Answer, HookInput, InputError, input, output};
 use crate::store::record::Record;
 use crate::store::{compat, log::LockedLog, paths, readers, redact, sessions, snapshot};
 
+use failure::{Known, SALVAGE_MAX, failure};
 pub use machines::{Loaded, load_machines};
 pub use session::fold_session;
 use session::{load_snapshots, update_meta};
@@ -48,6 +50,9 @@ pub enum HookError {
     Sequence(#[from] crate::dialects::LoadError),
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// `seed hook` was given arguments it cannot use.
+    #[error("{0}")]
+    Arguments(String),
 }
 
 /// What the process prints and returns. `exit` is always 0: seed never answers with exit 2.
@@ -72,31 +77,69 @@ pub struct Invocation<'a> {
     pub cwd: Option<PathBuf>,
 }
 
-/// What is known when an error happens, for the failure record and answer.
-#[derive(Default)]
-struct Known {
-    state: Option<PathBuf>,
-    session: Option<String>,
-    agent: Option<String>,
-    event: Option<String>,
-    fail: FailMode,
-}
-
 pub fn run(mut inv: Invocation<'_>) -> Outcome {
     let t0 = Instant::now();
     let mut known = Known {
         event: inv.event.clone(),
+        // Before any configuration is read, the flag or SEED_FAIL decides how to fail.
+        fail: early_fail_mode(&inv),
         ..Known::default()
     };
-    // Before any configuration is read, the flag or SEED_FAIL decides how to fail.
-    known.fail = early_fail_mode(&inv);
     match handle(&mut inv, &mut known, t0) {
-        Ok(answer) => Outcome {
+        Ok((answer, warning)) => Outcome {
             stdout: answer.stdout(),
-            stderr: None,
+            stderr: warning.map(|w| format!("seed: warning: {w}").replace(['\n', '\r'], " ")),
             exit: 0,
         },
         Err(e) => failure(&known, &e, t0),
+    }
+}
+
+/// `seed hook` called with arguments it cannot use: the same as any internal error (one line
+/// on stderr, a failure record, the configured answer), never clap's exit 2, which Claude
+/// Code would take for a block. `inv` holds what could be parsed; the payload on stdin (pass
+/// an empty one when there is none to read) tells the event and the session.
+pub fn refuse_arguments(message: &str, inv: Invocation<'_>) -> Outcome {
+    let t0 = Instant::now();
+    let mut known = Known {
+        event: inv.event.clone(),
+        fail: early_fail_mode(&inv),
+        ..Known::default()
+    };
+    if let Ok(bytes) = read_stdin(inv.stdin) {
+        known.learn(bytes);
+    }
+    let env_os = |k: &str| (inv.env)(k).map(OsString::from);
+    known.state = paths::state_dir_with(&env_os)
+        .and_then(|s| paths::prepare_state(&s))
+        .ok();
+    known.fail = configured_fail(&inv, known.cwd.as_deref(), known.fail);
+    failure(&known, &HookError::Arguments(message.to_string()), t0)
+}
+
+/// Where to look for a `.seed.toml`: `$CLAUDE_PROJECT_DIR`, the payload's `cwd`, the process's.
+fn start_dirs(inv: &Invocation<'_>, payload_cwd: Option<&str>) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    dirs.extend(
+        (inv.env)("CLAUDE_PROJECT_DIR")
+            .filter(|s| !s.is_empty())
+            .map(PathBuf::from),
+    );
+    dirs.extend(payload_cwd.map(PathBuf::from));
+    dirs.extend(inv.cwd.clone());
+    dirs
+}
+
+/// The fail mode the configuration asks for (flags and variables first, then the files, even
+/// a broken one whose `fail` line is readable), for failures before the hook got that far.
+fn configured_fail(inv: &Invocation<'_>, payload_cwd: Option<&str>, early: FailMode) -> FailMode {
+    let flags = Flags {
+        fail: inv.fail.clone(),
+        ..Flags::default()
+    };
+    match config::load(&start_dirs(inv, payload_cwd), inv.env, &flags) {
+        Ok(c) => c.fail.unwrap_or(early),
+        Err(e) => e.fail.unwrap_or(early),
     }
 }
 
@@ -117,43 +160,60 @@ fn read_stdin(r: &mut dyn Read) -> Result<Vec<u8>, HookError> {
     Ok(buf)
 }
 
-fn now_ts() -> String {
+pub(crate) fn now_ts() -> String {
     format!("{:.3}", jiff::Timestamp::now())
 }
 
-fn ms_since(t0: Instant) -> f64 {
+pub(crate) fn ms_since(t0: Instant) -> f64 {
     (t0.elapsed().as_secs_f64() * 1e6).round() / 1e3
 }
 
-fn handle(inv: &mut Invocation<'_>, known: &mut Known, t0: Instant) -> Result<Answer, HookError> {
+/// The answer, and a warning about the configuration (unknown keys) for stderr.
+fn handle(
+    inv: &mut Invocation<'_>,
+    known: &mut Known,
+    t0: Instant,
+) -> Result<(Answer, Option<String>), HookError> {
     let bytes = read_stdin(&mut *inv.stdin)?;
+    let spare = (bytes.len() <= SALVAGE_MAX).then(|| bytes.clone());
+    let parsed = HookInput::parse(bytes, inv.event.as_deref());
     let env_os = |k: &str| (inv.env)(k).map(OsString::from);
-    let state = paths::state_dir_with(&env_os)?;
-    known.state = Some(state.clone());
-    let hook_input = HookInput::parse(bytes, inv.event.as_deref())?;
+    let state = paths::state_dir_with(&env_os).and_then(|s| paths::prepare_state(&s));
+    known.state = state.as_ref().ok().cloned();
+    let hook_input = match parsed {
+        Ok(h) => h,
+        Err(e) => {
+            // Learn what the payload still says, for the record and the fail-closed answer.
+            if let Some(b) = spare {
+                known.learn(b);
+            }
+            known.fail = configured_fail(inv, known.cwd.as_deref(), known.fail);
+            return Err(e.into());
+        }
+    };
+    drop(spare);
     known.event = Some(hook_input.event.clone());
     known.session = Some(hook_input.session_id.clone());
     known.agent = hook_input.agent_id.clone();
+    let state = state?;
 
-    let mut start_dirs: Vec<PathBuf> = Vec::new();
-    start_dirs.extend(
-        (inv.env)("CLAUDE_PROJECT_DIR")
-            .filter(|s| !s.is_empty())
-            .map(PathBuf::from),
-    );
-    start_dirs.extend(hook_input.cwd.as_ref().map(PathBuf::from));
-    start_dirs.extend(inv.cwd.clone());
+    let start_dirs = start_dirs(inv, hook_input.cwd.as_deref());
     let flags = Flags {
         sequence: inv.sequence.clone(),
         enforcement: inv.enforcement.clone(),
         fail: inv.fail.clone(),
     };
-    let cfg = config::load(&start_dirs, inv.env, &flags)?;
+    let cfg = config::load(&start_dirs, inv.env, &flags).inspect_err(|e| {
+        if let Some(f) = e.fail {
+            known.fail = f;
+        }
+    })?;
     known.fail = cfg.fail_mode();
     let project_dir = cfg
         .project_root
         .clone()
         .or_else(|| start_dirs.first().cloned());
+    paths::ensure_dir_in(&state, &paths::chart_cache_dir(&state))?;
     let loaded = load_machines(&cfg, project_dir.as_deref(), &state)?;
     if cfg.fail.is_none()
         && loaded
@@ -162,7 +222,7 @@ fn handle(inv: &mut Invocation<'_>, known: &mut Known, t0: Instant) -> Result<An
     {
         known.fail = FailMode::Closed;
     }
-    step_and_record(
+    let answer = step_and_record(
         &*inv,
         &cfg,
         &state,
@@ -170,17 +230,23 @@ fn handle(inv: &mut Invocation<'_>, known: &mut Known, t0: Instant) -> Result<An
         &loaded,
         project_dir.as_deref(),
         t0,
-    )
+    )?;
+    Ok((answer, cfg.warning))
 }
 
-/// Tool input and prompt as the engine and the log see them: redacted and bounded.
-fn prepared_input(h: &HookInput) -> (Value, String) {
+/// Tool input and prompt as the engine and the log see them: redacted and bounded, with
+/// what was cut (`[{"field": "tool_input/content", "size": 300000}]`) for the record.
+fn prepared_input(h: &HookInput) -> (Value, String, Vec<Value>) {
     let mut tool_input = h.tool_input.clone();
     redact::redact_value(&mut tool_input);
-    redact::bound_strings(&mut tool_input, MAX_INPUT_STRING);
+    let mut cuts: Vec<Value> = redact::bound_strings(&mut tool_input, MAX_INPUT_STRING)
+        .into_iter()
+        .map(|c| json!({ "field": format!("tool_input{}", c.path), "size": c.size, "kept": MAX_INPUT_STRING }))
+        .collect();
     let prompt = h.prompt.as_deref().unwrap_or("");
     let prompt = redact::redact_str(prompt).unwrap_or_else(|| prompt.to_string());
     let prompt = if prompt.len() > MAX_INPUT_STRING {
+        cuts.push(json!({ "field": "prompt", "size": prompt.len(), "kept": MAX_INPUT_STRING }));
         format!(
             "{}…[seed: truncated, {} bytes]",
             redact::truncate_bytes(&prompt, MAX_INPUT_STRING),
@@ -189,7 +255,7 @@ fn prepared_input(h: &HookInput) -> (Value, String) {
     } else {
         prompt
     };
-    (tool_input, prompt)
+    (tool_input, prompt, cuts)
 }
 
 fn step_and_record(
@@ -201,8 +267,16 @@ fn step_and_record(
     project_dir: Option<&Path>,
     t0: Instant,
 ) -> Result<Answer, HookError> {
-    let (tool_input, prompt) = prepared_input(h);
-    let normalized = input::normalize(h, &tool_input, &prompt)?;
+    let (tool_input, prompt, cuts) = prepared_input(h);
+    let mut normalized = input::normalize(h, &tool_input, &prompt)?;
+    // A subagent stopping does not end the session's work: SubagentStop is an event a
+    // sequence may react to (a `SubagentStop` trigger), never a stop gate, so the unfinished
+    // main sequence does not block it and it does not count against `stop.max_blocks`.
+    if h.event == "SubagentStop"
+        && let Some(n) = normalized.as_mut()
+    {
+        n.phase = Phase::Advance;
+    }
     let now = SystemTime::now();
     let vars = readers::ReaderVars::new(inv.env, project_dir, Some(state));
     let facts: Facts = readers::sample(
@@ -211,8 +285,12 @@ fn step_and_record(
         now,
     );
 
-    let session_dir = paths::session_dir(state, &h.session_id);
-    paths::ensure_dir(&session_dir)?;
+    for dir in [
+        paths::snapshots_dir(state, &h.session_id),
+        paths::charts_dir(state, &h.session_id),
+    ] {
+        paths::ensure_dir_in(state, &dir)?;
+    }
     let mut log = LockedLog::open(&paths::session_log(state, &h.session_id))?;
     let meta_path = paths::session_meta(state, &h.session_id);
     let mut meta = sessions::load_meta(&meta_path).unwrap_or_default();
@@ -247,6 +325,14 @@ fn step_and_record(
     record.sequences = names.iter().map(|s| s.to_string()).collect();
     record.verdict = verdict;
     record.extra = answer::extra(h, normalized.is_none());
+    if !cuts.is_empty() {
+        if record.extra.is_null() {
+            record.extra = json!({});
+        }
+        if let Value::Object(m) = &mut record.extra {
+            m.insert("truncated".into(), Value::Array(cuts));
+        }
+    }
     if let Some(n) = normalized {
         record.phase = Some(n.phase);
         record.event = Some(n.event);
@@ -301,36 +387,4 @@ fn step_and_record(
     }
     drop(log);
     Ok(answer)
-}
-
-fn failure(known: &Known, err: &HookError, t0: Instant) -> Outcome {
-    let msg = format!("seed: {err}").replace(['\n', '\r'], " ");
-    if let Some(state) = &known.state {
-        let mut rec = Record::new(
-            now_ts(),
-            known.session.clone().unwrap_or_default(),
-            known.event.clone().unwrap_or_default(),
-        );
-        rec.agent = known.agent.clone();
-        rec.error = Some(msg.clone());
-        rec.ms = Some(ms_since(t0));
-        rec.extra =
-            json!({ "fail": if known.fail == FailMode::Closed { "closed" } else { "open" } });
-        let written = known.session.as_ref().is_some_and(|s| {
-            paths::ensure_dir(&paths::session_dir(state, s)).is_ok()
-                && crate::store::log::append_once(&paths::session_log(state, s), &rec).is_ok()
-        });
-        if !written && paths::ensure_dir(state).is_ok() {
-            let _ = crate::store::log::append_once(&paths::errors_log(state), &rec);
-        }
-    }
-    let answer = match (known.fail, &known.event) {
-        (FailMode::Closed, Some(ev)) => output::fail_closed(ev, &msg),
-        _ => Answer::none(),
-    };
-    Outcome {
-        stdout: answer.stdout(),
-        stderr: Some(msg),
-        exit: 0,
-    }
 }

@@ -8,8 +8,8 @@ use seed::commands;
 
 fn main() -> ExitCode {
     // Hook mode skips building the whole command tree: it is on every tool call's path.
-    if let Some(args) = commands::hook::fast_args(std::env::args_os().skip(1)) {
-        return commands::hook::run(args);
+    if let Some(code) = commands::hook::run_fast(std::env::args_os().skip(1)) {
+        return code;
     }
     let cli = Cli::parse();
     // The hook answers before anything heavy (runtime, theme, terminal) is touched.

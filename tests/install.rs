@@ -270,3 +270,75 @@ fn plugin_layout_matches_the_installed_events() {
         );
     }
 }
+
+/// Your own handler in the same group as seed's stays, in its place, through re-installs;
+/// seed's handler is updated where it is. A seed handler in a narrower group moves to one
+/// that sees every event, and that group keeps its other handlers.
+#[test]
+fn your_handlers_next_to_seeds_are_kept() {
+    let p = Project::new();
+    let start = json!({ "hooks": {
+        "PreToolUse": [
+            { "matcher": "*", "hooks": [
+                { "type": "command", "command": "audit-log" },
+                { "type": "command", "command": "/old/seed hook PreToolUse # seed-managed", "timeout": 5 },
+                { "type": "command", "command": "notify" }
+            ] },
+            { "matcher": "Bash", "hooks": [
+                { "type": "command", "command": "seed hook PreToolUse # seed-managed" },
+                { "type": "command", "command": "lint-bash" }
+            ] }
+        ],
+        "Stop": [ { "hooks": [
+            { "type": "command", "command": "seed hook Stop # seed-managed" },
+            { "type": "command", "command": "say done" }
+        ] } ]
+    } });
+    std::fs::write(p.settings(), start.to_string()).unwrap();
+    for _ in 0..2 {
+        assert_eq!(p.seed(&["install", "--project"]).0, 0);
+        let v = p.read();
+        assert_eq!(
+            v["hooks"]["PreToolUse"],
+            json!([
+                { "matcher": "*", "hooks": [
+                    { "type": "command", "command": "audit-log" },
+                    { "type": "command", "command": "seed hook PreToolUse # seed-managed", "timeout": 30 },
+                    { "type": "command", "command": "notify" }
+                ] },
+                { "matcher": "Bash", "hooks": [
+                    { "type": "command", "command": "lint-bash" }
+                ] }
+            ])
+        );
+        assert_eq!(
+            v["hooks"]["Stop"],
+            json!([ { "hooks": [
+                { "type": "command", "command": "seed hook Stop # seed-managed", "timeout": 30 },
+                { "type": "command", "command": "say done" }
+            ] } ])
+        );
+    }
+    // A seed handler only in a narrower group: moved to a group of its own.
+    let narrow = json!({ "hooks": { "PostToolUse": [ { "matcher": "Edit", "hooks": [
+        { "type": "command", "command": "seed hook PostToolUse # seed-managed" },
+        { "type": "command", "command": "fmt" }
+    ] } ] } });
+    std::fs::write(p.settings(), narrow.to_string()).unwrap();
+    assert_eq!(p.seed(&["install", "--project"]).0, 0);
+    assert_eq!(
+        p.read()["hooks"]["PostToolUse"],
+        json!([
+            { "matcher": "Edit", "hooks": [ { "type": "command", "command": "fmt" } ] },
+            { "matcher": "*", "hooks": [
+                { "type": "command", "command": "seed hook PostToolUse # seed-managed", "timeout": 30 }
+            ] }
+        ])
+    );
+    // Uninstall takes seed's handlers and leaves yours.
+    assert_eq!(p.seed(&["uninstall", "--project"]).0, 0);
+    assert_eq!(
+        p.read()["hooks"]["PostToolUse"],
+        json!([{ "matcher": "Edit", "hooks": [ { "type": "command", "command": "fmt" } ] }])
+    );
+}

@@ -1,11 +1,14 @@
 //! `seed doctor`: checks the installation end to end. It finds seed's entries in the Claude
-//! Code settings files, runs canned payloads through the installed command (with a throwaway
-//! state directory), validates each reply's shape and reports its latency.
+//! Code settings files (or an enabled seed plugin), runs canned payloads through the installed
+//! commands in the project (with a throwaway state directory), validates each reply's shape,
+//! reads what seed said on stderr, and reports the latency; with seed's server in `.mcp.json`
+//! it starts it and times `initialize`. Any problem, or no installation at all, exits 1.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, ExitCode, Stdio};
-use std::time::Instant;
+mod mcp;
+mod probe;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use serde_json::{Value, json};
 
@@ -13,104 +16,51 @@ use super::CmdResult;
 use super::install::{self, Scope};
 use crate::cli;
 
-/// Canned payloads per event (a neutral call, a prompt).
-fn canned(event: &str, session: &str) -> Option<Value> {
-    let base = json!({ "session_id": session, "transcript_path": "", "cwd": std::env::temp_dir(), "hook_event_name": event });
-    let mut v = base;
-    match event {
-        "PreToolUse" => {
-            v["tool_name"] = json!("Read");
-            v["tool_input"] = json!({ "file_path": "/dev/null" });
-            v["tool_use_id"] = json!("toolu_doctor");
-        }
-        "UserPromptSubmit" => v["prompt"] = json!("seed doctor check"),
-        "SessionStart" => v["source"] = json!("startup"),
-        _ => return None,
-    }
-    Some(v)
+pub use probe::{check_reply, check_stderr};
+
+/// Whether a settings value enables a plugin named `seed` (`enabledPlugins: {"seed@…": true}`).
+fn enables_seed_plugin(v: &Value) -> bool {
+    v.get("enabledPlugins")
+        .and_then(Value::as_object)
+        .is_some_and(|m| {
+            m.iter()
+                .any(|(k, on)| k.split('@').next() == Some("seed") && on != &json!(false))
+        })
 }
 
-/// Problems with a reply, per the protocol (empty: valid).
-pub fn check_reply(event: &str, exit: Option<i32>, stdout: &str) -> Vec<String> {
-    let mut problems = Vec::new();
-    if exit != Some(0) {
-        problems.push(format!("exit code {exit:?}, expected 0"));
-    }
-    let out = stdout.trim();
-    if out.is_empty() {
-        return problems;
-    }
-    let Ok(v) = serde_json::from_str::<Value>(out) else {
-        problems.push("stdout is not one JSON object".into());
-        return problems;
-    };
-    if !v.is_object() {
-        problems.push("stdout JSON is not an object".into());
-    }
-    if let Some(spec) = v.get("hookSpecificOutput") {
-        if spec.get("hookEventName").and_then(Value::as_str) != Some(event) {
-            problems.push(format!(
-                "hookSpecificOutput.hookEventName is not \"{event}\""
-            ));
-        }
-        if let Some(d) = spec.get("permissionDecision")
-            && !matches!(d.as_str(), Some("allow" | "deny" | "ask"))
-        {
-            problems.push(format!("permissionDecision {d} is not allow/deny/ask"));
-        }
-    }
-    if let Some(d) = v.get("decision")
-        && !matches!(d.as_str(), Some("block" | "approve"))
-    {
-        problems.push(format!("decision {d} is not block/approve"));
-    }
-    problems
-}
-
-fn run_command(
+/// Run every canned event that `command` is installed for and note the results.
+fn probe(
+    checks: &mut Vec<Value>,
+    scope: &str,
+    event: &str,
     command: &str,
-    payload: &Value,
-    home: &std::path::Path,
-) -> (Option<i32>, String, String, f64) {
-    let mut cmd = if cfg!(windows) {
-        let mut c = Command::new("cmd");
-        c.arg("/C").arg(command);
-        c
-    } else {
-        let mut c = Command::new("sh");
-        c.arg("-c").arg(command);
-        c
+    session: &str,
+    home: &Path,
+    project: &Path,
+) -> bool {
+    let Some(payload) = probe::canned(event, session, project) else {
+        return true;
     };
-    cmd.env("SEED_HOME", home)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let t0 = Instant::now();
-    let Ok(mut child) = cmd.spawn() else {
-        return (None, String::new(), "could not start the shell".into(), 0.0);
-    };
-    if let Some(mut stdin) = child.stdin.take() {
-        let _ = stdin.write_all(format!("{payload}\n").as_bytes());
-    }
-    match child.wait_with_output() {
-        Ok(o) => (
-            o.status.code(),
-            String::from_utf8_lossy(&o.stdout).into_owned(),
-            String::from_utf8_lossy(&o.stderr).into_owned(),
-            t0.elapsed().as_secs_f64() * 1000.0,
-        ),
-        Err(e) => (None, String::new(), e.to_string(), 0.0),
-    }
+    let r = probe::run_command(command, &payload, home, project);
+    let mut problems = check_reply(event, r.exit, &r.stdout);
+    problems.extend(check_stderr(&r.stderr));
+    let ok = problems.is_empty();
+    checks.push(json!({ "scope": scope, "event": event, "command": command,
+        "ms": (r.ms * 100.0).round() / 100.0, "ok": ok, "problems": problems,
+        "stdout": r.stdout.trim(), "stderr": r.stderr.trim() }));
+    ok
 }
 
 pub fn run(args: cli::JsonArg) -> CmdResult {
     let session = format!("seed-doctor-{}", std::process::id());
     let home = TempDir(std::env::temp_dir().join(&session));
-    crate::store::paths::ensure_dir(home.path())
+    crate::store::paths::prepare_state(home.path())
         .map_err(|e| format!("cannot make a temp dir: {e}"))?;
+    let project = install::project_root();
     let mut files = Vec::new();
     let mut checks = Vec::new();
     let mut ok = true;
+    let mut plugin = false;
     for (scope, name) in [
         (Scope::User, "user"),
         (Scope::Project, "project"),
@@ -122,14 +72,16 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
         };
-        let entries = match install::parse_settings(&path, &text) {
-            Ok(v) => install::find_entries(&v),
+        let settings = match install::parse_settings(&path, &text) {
+            Ok(v) => v,
             Err(e) => {
                 ok = false;
                 files.push(json!({ "scope": name, "path": path, "error": e }));
                 continue;
             }
         };
+        plugin |= enables_seed_plugin(&settings);
+        let entries = install::find_entries(&settings);
         let events: Vec<&str> = entries.iter().map(|(e, _)| e.as_str()).collect();
         let missing: Vec<&str> = install::HOOK_EVENTS
             .iter()
@@ -140,33 +92,58 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
             json!({ "scope": name, "path": path, "entries": entries.len(), "missing": missing }),
         );
         for (event, command) in &entries {
-            let Some(payload) = canned(event, &session) else {
-                continue;
-            };
-            let (exit, stdout, stderr, ms) = run_command(command, &payload, home.path());
-            let problems = check_reply(event, exit, &stdout);
-            ok &= problems.is_empty();
-            checks.push(json!({ "scope": name, "event": event, "command": command, "ms": (ms * 100.0).round() / 100.0,
-                "ok": problems.is_empty(), "problems": problems, "stdout": stdout.trim(), "stderr": stderr.trim() }));
+            ok &= probe(
+                &mut checks,
+                name,
+                event,
+                command,
+                &session,
+                home.path(),
+                &project,
+            );
         }
     }
-    let installed = files.iter().any(|f| f["entries"].as_u64().unwrap_or(0) > 0);
+    let in_settings = files.iter().any(|f| f["entries"].as_u64().unwrap_or(0) > 0);
+    if !in_settings && plugin {
+        // The plugin's hooks/hooks.json runs `seed hook EVENT` from PATH.
+        for event in ["SessionStart", "UserPromptSubmit", "PreToolUse"] {
+            let command = format!("seed hook {event}");
+            ok &= probe(
+                &mut checks,
+                "plugin",
+                event,
+                &command,
+                &session,
+                home.path(),
+                &project,
+            );
+        }
+    }
+    let installed = in_settings || plugin;
     if !installed {
-        // Not installed in any settings file (maybe as a plugin): check this executable itself.
+        ok = false;
+        // Still show whether this executable answers at all.
         let exe: PathBuf = std::env::current_exe().unwrap_or_else(|_| "seed".into());
         let command = format!(
             "{} hook PreToolUse",
             install::shell_quote(&exe.display().to_string())
         );
-        if let Some(payload) = canned("PreToolUse", &session) {
-            let (exit, stdout, stderr, ms) = run_command(&command, &payload, home.path());
-            let problems = check_reply("PreToolUse", exit, &stdout);
-            ok &= problems.is_empty();
-            checks.push(json!({ "scope": "self", "event": "PreToolUse", "command": command, "ms": (ms * 100.0).round() / 100.0,
-                "ok": problems.is_empty(), "problems": problems, "stdout": stdout.trim(), "stderr": stderr.trim() }));
-        }
+        probe(
+            &mut checks,
+            "self",
+            "PreToolUse",
+            &command,
+            &session,
+            home.path(),
+            &project,
+        );
     }
-    let report = json!({ "ok": ok, "installed": installed, "files": files, "checks": checks });
+    let mcp = mcp::check(&project);
+    if let Some(m) = &mcp {
+        ok &= m["ok"] == true;
+    }
+    let report = json!({ "ok": ok, "installed": installed, "plugin": plugin, "files": files,
+        "checks": checks, "mcp": mcp });
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&report)?)?;
     } else {
@@ -183,7 +160,7 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
 struct TempDir(PathBuf);
 
 impl TempDir {
-    fn path(&self) -> &std::path::Path {
+    fn path(&self) -> &Path {
         &self.0
     }
 }
@@ -196,40 +173,57 @@ impl Drop for TempDir {
 
 fn print_text(r: &Value) -> std::io::Result<()> {
     let list = |v: &Value| v.as_array().cloned().unwrap_or_default();
+    let s = |v: &Value| v.as_str().unwrap_or("").to_string();
     for f in list(&r["files"]) {
-        let path = f["path"].as_str().unwrap_or("");
         match f.get("error").and_then(Value::as_str) {
-            Some(e) => outln!("✗ {} settings: {e}", f["scope"].as_str().unwrap_or(""))?,
+            Some(e) => outln!("✗ {} settings: {e}", s(&f["scope"]))?,
             None => outln!(
-                "• {} settings {path}: {} seed entr{}",
-                f["scope"].as_str().unwrap_or(""),
+                "• {} settings {}: {} seed entr{}",
+                s(&f["scope"]),
+                s(&f["path"]),
                 f["entries"],
                 if f["entries"] == 1 { "y" } else { "ies" }
             )?,
         }
         for m in list(&f["missing"]) {
-            outln!("  ✗ no entry for {}", m.as_str().unwrap_or(""))?;
+            outln!("  ✗ no entry for {}", s(&m))?;
         }
+    }
+    if r["plugin"] == true {
+        outln!("• the seed plugin is enabled (its hooks run `seed` from PATH)")?;
     }
     if r["installed"] == false {
         outln!(
-            "• seed is not in any settings file (run `seed install`, or use the plugin in hooks/hooks.json)"
+            "✗ seed is not installed: no settings file has seed's hooks and no seed plugin is enabled (run `seed install`, or enable the plugin in hooks/hooks.json)"
         )?;
     }
     for c in list(&r["checks"]) {
         let mark = if c["ok"] == true { "✓" } else { "✗" };
         outln!(
             "{mark} {} {:<18} {:>7.2} ms  {}",
-            c["scope"].as_str().unwrap_or(""),
-            c["event"].as_str().unwrap_or(""),
+            s(&c["scope"]),
+            s(&c["event"]),
             c["ms"].as_f64().unwrap_or(0.0),
-            c["command"].as_str().unwrap_or("")
+            s(&c["command"])
         )?;
         for p in list(&c["problems"]) {
-            outln!("    {}", p.as_str().unwrap_or(""))?;
+            outln!("    {}", s(&p))?;
         }
-        if let Some(e) = c["stderr"].as_str().filter(|s| !s.is_empty()) {
+        if let Some(e) = c["stderr"].as_str().filter(|e| !e.is_empty()) {
             outln!("    stderr: {e}")?;
+        }
+    }
+    if let Some(m) = r.get("mcp").filter(|m| !m.is_null()) {
+        let mark = if m["ok"] == true { "✓" } else { "✗" };
+        outln!(
+            "{mark} mcp  {:<18} {:>7.2} ms  {} {}",
+            "initialize",
+            m["ms"].as_f64().unwrap_or(0.0),
+            s(&m["command"]),
+            list(&m["args"]).iter().map(s).collect::<Vec<_>>().join(" ")
+        )?;
+        for p in list(&m["problems"]) {
+            outln!("    {}", s(&p))?;
         }
     }
     outln!(

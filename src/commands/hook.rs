@@ -1,17 +1,35 @@
 //! `seed hook`: read one payload on stdin, answer on stdout. Never blocks the agent because
-//! seed itself failed, unless the user chose fail-closed; never exits 2.
+//! seed itself failed, unless the user chose fail-closed; never exits 2, not even for
+//! arguments it cannot use (clap's usage errors exit 2, which Claude Code reads as a block).
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use crate::cli;
-use crate::hook::{self, Invocation};
+use crate::hook::{self, Invocation, Outcome};
 
-/// `seed hook [--sequence X] [--enforcement X] [--fail X] [EVENT]` parsed by hand; `None` for
-/// anything else (help, unknown flags), which clap then handles with its usual messages.
-pub fn fast_args(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<cli::HookArgs> {
-    if args.next()?.to_str()? != "hook" {
-        return None;
+/// What the words after `seed` ask of hook mode.
+#[derive(Debug)]
+pub enum HookCall {
+    /// Not `seed hook`: clap handles it.
+    NotHook,
+    /// `seed hook --help`: clap prints the help.
+    Help,
+    Run(cli::HookArgs),
+    /// Arguments hook mode cannot use: the message, and what could be read anyway (the event,
+    /// `--fail`), for the failure record and answer.
+    Bad(String, cli::HookArgs),
+}
+
+const USAGE: &str =
+    "usage: seed hook [--sequence NAME|PATH] [--enforcement MODE] [--fail open|closed] [EVENT]";
+
+/// `seed hook [--sequence X] [--enforcement X] [--fail X] [EVENT]`, parsed by hand before
+/// clap: hook mode is on every tool call's path, and its errors must not be clap's.
+pub fn parse(args: impl Iterator<Item = std::ffi::OsString>) -> HookCall {
+    let mut args = args.peekable();
+    if args.next().as_deref().and_then(|a| a.to_str()) != Some("hook") {
+        return HookCall::NotHook;
     }
     let mut out = cli::HookArgs {
         sequence: None,
@@ -19,8 +37,18 @@ pub fn fast_args(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<c
         fail: None,
         event: None,
     };
+    let mut problem: Option<String> = None;
+    let mut note = |p: String| {
+        problem.get_or_insert(p);
+    };
     while let Some(a) = args.next() {
-        let a = a.into_string().ok()?;
+        let Some(a) = a.to_str().map(String::from) else {
+            note(format!("argument {a:?} is not UTF-8"));
+            continue;
+        };
+        if a == "--help" || a == "-h" {
+            return HookCall::Help;
+        }
         let (flag, inline) = match a.split_once('=') {
             Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
             _ => (a.clone(), None),
@@ -33,31 +61,87 @@ pub fn fast_args(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<c
                 out.event = Some(a);
                 continue;
             }
-            _ => return None,
+            _ if !a.starts_with('-') => {
+                note(format!("unexpected argument `{a}` (one EVENT at most)"));
+                continue;
+            }
+            _ => {
+                note(format!("unknown option `{flag}`"));
+                continue;
+            }
         };
+        // The next word is the value, unless it is another option.
         let value = match inline {
-            Some(v) => v,
-            None => args.next()?.into_string().ok()?,
+            Some(v) => Some(v),
+            None => args
+                .next_if(|v| !v.to_string_lossy().starts_with("--"))
+                .map(|v| v.to_string_lossy().into_owned()),
         };
-        if slot.replace(value).is_some() {
-            return None;
+        match value {
+            Some(v) => {
+                if slot.replace(v).is_some() {
+                    note(format!("`{flag}` given twice"));
+                }
+            }
+            _ => note(format!("`{flag}` needs a value")),
         }
     }
-    Some(out)
+    match problem {
+        Some(p) => HookCall::Bad(p, out),
+        None => HookCall::Run(out),
+    }
+}
+
+/// Run hook mode when the arguments ask for it; `None` leaves them to clap (another command,
+/// or `seed hook --help`).
+pub fn run_fast(args: impl Iterator<Item = std::ffi::OsString>) -> Option<ExitCode> {
+    match parse(args) {
+        HookCall::NotHook | HookCall::Help => None,
+        HookCall::Run(a) => Some(run(a)),
+        HookCall::Bad(message, a) => Some(refuse(&message, a)),
+    }
+}
+
+fn invocation<'a>(
+    args: cli::HookArgs,
+    stdin: &'a mut dyn std::io::Read,
+    env: &'a dyn Fn(&str) -> Option<String>,
+) -> Invocation<'a> {
+    Invocation {
+        sequence: args.sequence,
+        enforcement: args.enforcement,
+        fail: args.fail,
+        event: args.event,
+        stdin,
+        env,
+        cwd: std::env::current_dir().ok(),
+    }
 }
 
 pub fn run(args: cli::HookArgs) -> ExitCode {
     let env = |k: &str| std::env::var(k).ok();
     let mut stdin = std::io::stdin().lock();
-    let out = hook::run(Invocation {
-        sequence: args.sequence,
-        enforcement: args.enforcement,
-        fail: args.fail,
-        event: args.event,
-        stdin: &mut stdin,
-        env: &env,
-        cwd: std::env::current_dir().ok(),
-    });
+    print(hook::run(invocation(args, &mut stdin, &env)))
+}
+
+fn refuse(message: &str, args: cli::HookArgs) -> ExitCode {
+    let env = |k: &str| std::env::var(k).ok();
+    let message = format!("hook arguments: {message} ({USAGE})");
+    let stdin = std::io::stdin();
+    // Someone typing at a terminal gets the error at once; a payload piped in is read for
+    // the event and session it names.
+    let mut input: Box<dyn std::io::Read> = if stdin.is_terminal() {
+        Box::new(std::io::empty())
+    } else {
+        Box::new(stdin.lock())
+    };
+    print(hook::refuse_arguments(
+        &message,
+        invocation(args, &mut *input, &env),
+    ))
+}
+
+fn print(out: Outcome) -> ExitCode {
     if let Some(e) = &out.stderr {
         let _ = writeln!(std::io::stderr(), "{e}");
     }
@@ -71,26 +155,81 @@ pub fn run(args: cli::HookArgs) -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::fast_args;
+    use super::{HookCall, parse};
 
-    fn parse(a: &[&str]) -> Option<(Option<String>, Option<String>, Option<String>)> {
-        fast_args(a.iter().map(std::ffi::OsString::from)).map(|h| (h.sequence, h.fail, h.event))
+    fn call(a: &[&str]) -> HookCall {
+        parse(a.iter().map(std::ffi::OsString::from))
+    }
+
+    fn run(a: &[&str]) -> Option<(Option<String>, Option<String>, Option<String>)> {
+        match call(a) {
+            HookCall::Run(h) => Some((h.sequence, h.fail, h.event)),
+            _ => None,
+        }
+    }
+
+    fn bad(a: &[&str]) -> (String, Option<String>, Option<String>) {
+        match call(a) {
+            HookCall::Bad(m, h) => (m, h.fail, h.event),
+            other => panic!("{a:?} is not refused: {other:?}"),
+        }
     }
 
     #[test]
-    fn fast_path_parses_the_hook_line_and_leaves_the_rest_to_clap() {
-        assert_eq!(parse(&["hook"]), Some((None, None, None)));
+    fn the_hook_line_is_parsed_before_clap() {
+        assert_eq!(run(&["hook"]), Some((None, None, None)));
         assert_eq!(
-            parse(&["hook", "--sequence", "a,b", "--fail=closed", "PreToolUse"]),
+            run(&["hook", "--sequence", "a,b", "--fail=closed", "PreToolUse"]),
             Some((
                 Some("a,b".into()),
                 Some("closed".into()),
                 Some("PreToolUse".into())
             ))
         );
-        assert_eq!(parse(&["hook", "--help"]), None);
-        assert_eq!(parse(&["hook", "A", "B"]), None);
-        assert_eq!(parse(&["hook", "--sequence"]), None);
-        assert_eq!(parse(&["status"]), None);
+        assert!(matches!(call(&["status"]), HookCall::NotHook));
+        assert!(matches!(call(&["hook", "--help"]), HookCall::Help));
+        assert!(matches!(
+            call(&["hook", "PreToolUse", "-h"]),
+            HookCall::Help
+        ));
+    }
+
+    /// Bad arguments are hook mode's own error, with what could be read kept.
+    #[test]
+    fn bad_arguments_are_refused_by_hook_mode_not_clap() {
+        let (m, fail, event) = bad(&["hook", "--bogus", "--fail", "closed", "PreToolUse"]);
+        assert!(m.contains("`--bogus`"), "{m}");
+        assert_eq!(
+            (fail.as_deref(), event.as_deref()),
+            (Some("closed"), Some("PreToolUse"))
+        );
+        assert!(bad(&["hook", "--sequence"]).0.contains("needs a value"));
+        let (m, fail, event) = bad(&["hook", "--sequence", "--fail", "closed"]);
+        assert!(m.contains("needs a value"), "{m}");
+        assert_eq!((fail.as_deref(), event), (Some("closed"), None));
+        assert!(bad(&["hook", "PreToolUse", "Extra"]).0.contains("`Extra`"));
+        assert!(
+            bad(&["hook", "--fail", "open", "--fail=closed"])
+                .0
+                .contains("twice")
+        );
+        // Hostile words: not UTF-8, empty, a short option.
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStringExt;
+            let words = [
+                "hook".into(),
+                std::ffi::OsString::from_vec(vec![0xff, b'x']),
+            ];
+            assert!(
+                matches!(parse(words.into_iter()), HookCall::Bad(m, _) if m.contains("not UTF-8"))
+            );
+        }
+        assert!(
+            bad(&["hook", "PreToolUse", ""])
+                .0
+                .contains("unexpected argument")
+        );
+        assert!(bad(&["hook", "-x"]).0.contains("`-x`"));
     }
 }

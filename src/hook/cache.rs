@@ -27,15 +27,6 @@ struct Entry {
     chart: Chart,
 }
 
-fn fnv(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
 fn stamp(out: &mut String, p: &Path) {
     if let Ok(m) = std::fs::metadata(p) {
         let t = m
@@ -84,7 +75,11 @@ fn source_key(entry: &str, dirs: &[PathBuf]) -> Option<String> {
             let (file, text) = dialects::EMBEDDED.iter().find(|(f, _)| {
                 !f.contains('/') && Path::new(f).file_stem().and_then(|s| s.to_str()) == Some(entry)
             })?;
-            let _ = write!(key, "builtin:{file}:{:016x};", fnv(text.as_bytes()));
+            let _ = write!(
+                key,
+                "builtin:{file}:{:016x};",
+                paths::fnv64(text.as_bytes())
+            );
         }
     }
     Some(key)
@@ -98,17 +93,14 @@ fn full_key(entry: &str, dirs: &[PathBuf], cfg: &Config) -> Option<String> {
     key.push_str(&source_key(entry, dirs)?);
     let _ = write!(
         key,
-        "cfg:{:?}{:?}{:?}{:?}{:?}",
-        cfg.enforcement, cfg.off_path, cfg.fail, cfg.stop, cfg.overrides
+        "cfg:{:?}{:?}{:?}{:?}",
+        cfg.layers, cfg.env, cfg.flags, cfg.fail
     );
     Some(key)
 }
 
 fn entry_path(state: &Path, key: &str) -> PathBuf {
-    state
-        .join("cache")
-        .join("charts")
-        .join(format!("{:016x}.json", fnv(key.as_bytes())))
+    paths::chart_cache_dir(state).join(format!("{:016x}.json", paths::fnv64(key.as_bytes())))
 }
 
 /// A compiled machine for `entry` with `cfg`'s overrides: from the cache when it is current,
@@ -141,7 +133,8 @@ pub fn machine(
         let path = entry_path(state, &e.key);
         if let (Some(dir), Ok(bytes)) = (path.parent(), serde_json::to_vec(&e)) {
             // A cache that cannot be written only costs the next hook a load.
-            let _ = paths::ensure_dir(dir).and_then(|_| paths::write_cache(&path, &bytes));
+            let _ =
+                paths::ensure_dir_in(state, dir).and_then(|_| paths::write_cache(&path, &bytes));
         }
     }
     Ok((machine, loaded.source))

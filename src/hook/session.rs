@@ -89,7 +89,11 @@ pub fn fold_session(
     session: &str,
     l: &Loaded,
 ) -> std::io::Result<crate::engine::Snapshot> {
-    let bytes = std::fs::read(paths::session_log(state, session))?;
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
+        &mut paths::open_read(&paths::session_log(state, session))?,
+        &mut bytes,
+    )?;
     let (records, _) = snapshot::parse_records(&bytes);
     Ok(snapshot::fold(&l.machine, &records))
 }

@@ -23,7 +23,7 @@ pub fn write_allowed_tools(state: &Path, tools: &[String]) -> io::Result<()> {
     let path = allowed_tools_path(state);
     let mut text = tools.join("\n");
     text.push('\n');
-    if std::fs::read(&path).is_ok_and(|old| old == text.as_bytes()) {
+    if paths::read_bounded(&path, text.len() as u64).is_ok_and(|old| old == text.as_bytes()) {
         return Ok(());
     }
     paths::write_atomic(&path, text.as_bytes())

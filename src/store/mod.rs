@@ -7,6 +7,7 @@ pub mod reader_lists;
 pub mod readers;
 pub mod record;
 pub mod redact;
+pub mod safe_fs;
 pub mod secrets;
 pub mod sessions;
 pub mod snapshot;

@@ -1,5 +1,4 @@
-//! Where seed keeps its state, and how files there are opened: directories 0700, files 0600,
-//! never through a symlink someone else owns.
+//! Where seed keeps its state (how files there are opened is `safe_fs`'s job).
 //!
 //! ```text
 //! <state>/                         $SEED_HOME, else $HEAVEN_DATA_DIR/seed, else ~/.local/state/seed
@@ -12,9 +11,13 @@
 //! ```
 
 use std::ffi::OsString;
-use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
+
+pub use super::safe_fs::{
+    check_symlink, ensure_dir, ensure_dir_in, open_append, open_read, prepare_state, read_bounded,
+    write_atomic, write_cache,
+};
 
 /// Resolve the state directory from an environment lookup (no file system access).
 pub fn state_dir_with(env: &dyn Fn(&str) -> Option<OsString>) -> io::Result<PathBuf> {
@@ -47,18 +50,13 @@ pub fn sessions_dir(state: &Path) -> PathBuf {
     state.join("sessions")
 }
 
-/// A session id as a single safe path component (`served:<id>` and worse stay inside).
+/// A name as a single safe path component (`served:<id>` and worse stay inside): at most
+/// 128 characters of `[A-Za-z0-9._-]`, other characters as `_`.
 pub fn safe_component(id: &str) -> String {
     let mut s: String = id
         .chars()
-        .take(128)
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
+        .take(MAX_COMPONENT)
+        .map(|c| if safe_char(c) { c } else { '_' })
         .collect();
     if s.is_empty() || s.chars().all(|c| c == '.') {
         s = format!("_{s}");
@@ -66,8 +64,53 @@ pub fn safe_component(id: &str) -> String {
     s
 }
 
+const MAX_COMPONENT: usize = 128;
+
+fn safe_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')
+}
+
+/// FNV-1a, 64 bits: a short, stable tag for names (not a defence against chosen collisions).
+pub fn fnv64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// A session id as its directory name. An id that is already a safe component is kept as it
+/// is; any other one is sanitized and shortened, and a hash of the raw id is appended, so two
+/// distinct ids (`a:b` and `a/b`, or two long ids sharing 128 characters) never share a
+/// directory. The result is itself safe, so mapping it again changes nothing.
+pub fn session_component(id: &str) -> String {
+    let safe = id.len() <= MAX_COMPONENT
+        && !id.is_empty()
+        && !id.chars().all(|c| c == '.')
+        && id.chars().all(safe_char);
+    if safe {
+        return id.to_string();
+    }
+    let tag = format!("-{:016x}", fnv64(id.as_bytes()));
+    // No leading dot: the directory is neither hidden nor `.`/`..`.
+    let head: String = id
+        .chars()
+        .take(MAX_COMPONENT - tag.len())
+        .enumerate()
+        .map(|(i, c)| {
+            if safe_char(c) && !(i == 0 && c == '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{head}{tag}")
+}
+
 pub fn session_dir(state: &Path, session: &str) -> PathBuf {
-    sessions_dir(state).join(safe_component(session))
+    sessions_dir(state).join(session_component(session))
 }
 
 pub fn session_log(state: &Path, session: &str) -> PathBuf {
@@ -78,152 +121,29 @@ pub fn session_meta(state: &Path, session: &str) -> PathBuf {
     session_dir(state, session).join("session.json")
 }
 
+pub fn snapshots_dir(state: &Path, session: &str) -> PathBuf {
+    session_dir(state, session).join("snapshots")
+}
+
+pub fn charts_dir(state: &Path, session: &str) -> PathBuf {
+    session_dir(state, session).join("charts")
+}
+
 pub fn snapshot_path(state: &Path, session: &str, sequence: &str) -> PathBuf {
-    session_dir(state, session)
-        .join("snapshots")
-        .join(format!("{}.json", safe_component(sequence)))
+    snapshots_dir(state, session).join(format!("{}.json", safe_component(sequence)))
 }
 
 pub fn chart_path(state: &Path, session: &str, sequence: &str) -> PathBuf {
-    session_dir(state, session)
-        .join("charts")
-        .join(format!("{}.json", safe_component(sequence)))
+    charts_dir(state, session).join(format!("{}.json", safe_component(sequence)))
+}
+
+/// Compiled charts shared by every session (`hook::cache`).
+pub fn chart_cache_dir(state: &Path) -> PathBuf {
+    state.join("cache").join("charts")
 }
 
 pub fn errors_log(state: &Path) -> PathBuf {
     state.join("errors.jsonl")
-}
-
-/// The effective user id, for the symlink-owner check: the owner of `/proc/self` on Linux,
-/// else the owner of `$HOME` (no libc needed).
-#[cfg(unix)]
-fn my_uid() -> Option<u32> {
-    use std::os::unix::fs::MetadataExt;
-    static UID: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
-    *UID.get_or_init(|| {
-        if let Ok(m) = std::fs::metadata("/proc/self") {
-            return Some(m.uid());
-        }
-        let home = std::env::var_os("HOME")?;
-        std::fs::metadata(home).ok().map(|m| m.uid())
-    })
-}
-
-/// Refuse `path` when it is a symlink owned by another user (someone could point it at a file
-/// of yours); a symlink you own is followed.
-pub fn check_symlink(path: &Path) -> io::Result<()> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        if let Ok(m) = std::fs::symlink_metadata(path)
-            && m.file_type().is_symlink()
-            && my_uid().is_none_or(|me| m.uid() != me)
-        {
-            return Err(io::Error::new(
-                io::ErrorKind::PermissionDenied,
-                format!(
-                    "{} is a symlink owned by another user (uid {}); refusing to follow it",
-                    path.display(),
-                    m.uid()
-                ),
-            ));
-        }
-    }
-    let _ = path;
-    Ok(())
-}
-
-/// Create `dir` (and parents) with mode 0700 when missing; refuse a foreign symlink.
-pub fn ensure_dir(dir: &Path) -> io::Result<()> {
-    check_symlink(dir)?;
-    if dir.is_dir() {
-        return Ok(());
-    }
-    let mut b = std::fs::DirBuilder::new();
-    b.recursive(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        b.mode(0o700);
-    }
-    b.create(dir)
-        .map_err(|e| io::Error::new(e.kind(), format!("cannot create {}: {e}", dir.display())))
-}
-
-fn private(opts: &mut OpenOptions) -> &mut OpenOptions {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600);
-    }
-    opts
-}
-
-/// Open for appending (created 0600).
-pub fn open_append(path: &Path) -> io::Result<File> {
-    check_symlink(path)?;
-    private(OpenOptions::new().append(true).create(true).read(true))
-        .open(path)
-        .map_err(|e| io::Error::new(e.kind(), format!("cannot open {}: {e}", path.display())))
-}
-
-/// Replace `path` atomically: write a temp file beside it, then rename over it. A reader sees
-/// the old file or the new one, never a part (the snapshot is always a whole file).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    write_whole(path, bytes, false)
-}
-
-/// Replace a cache file (a snapshot): whole or absent, never a part, and without the flush
-/// a rename over an existing file costs on ext4.
-pub fn write_cache(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    write_whole(path, bytes, true)
-}
-
-fn write_whole(path: &Path, bytes: &[u8], cache: bool) -> io::Result<()> {
-    check_symlink(path)?;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_default();
-    let mut tmp_name = OsString::from(".");
-    tmp_name.push(&name);
-    tmp_name.push(format!(".{}.tmp", std::process::id()));
-    let tmp = dir.join(tmp_name);
-    let result = (|| {
-        let mut f =
-            private(OpenOptions::new().write(true).create(true).truncate(true)).open(&tmp)?;
-        f.write_all(bytes)?;
-        drop(f);
-        if cache {
-            // Renaming over an existing file makes ext4 (auto_da_alloc) flush the new file
-            // at once, ~0.5 ms per hook. Removing the old one first avoids that; the moment
-            // with no file is harmless for a cache: whoever finds none folds the log instead.
-            let _ = std::fs::remove_file(path);
-        }
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(|e| io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))
-}
-
-/// Read a small file whole, refusing anything larger than `limit` bytes.
-pub fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
-    use std::io::Read;
-    check_symlink(path)?;
-    let f = File::open(path)?;
-    let size = f.metadata().map(|m| m.len()).unwrap_or(0).min(limit);
-    let mut buf = Vec::with_capacity(size as usize + 1);
-    f.take(limit + 1).read_to_end(&mut buf)?;
-    if buf.len() as u64 > limit {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("{} is larger than {limit} bytes", path.display()),
-        ));
-    }
-    Ok(buf)
 }
 
 #[cfg(test)]
@@ -255,26 +175,36 @@ mod tests {
         assert_eq!(safe_component(""), "_");
     }
 
-    #[cfg(unix)]
     #[test]
-    fn modes_and_atomic_writes() {
-        use std::os::unix::fs::PermissionsExt;
-        let t = tempfile::tempdir().unwrap();
-        let d = t.path().join("a/b");
-        ensure_dir(&d).unwrap();
-        assert_eq!(
-            std::fs::metadata(&d).unwrap().permissions().mode() & 0o777,
-            0o700
-        );
-        let f = d.join("x.json");
-        write_atomic(&f, b"{}").unwrap();
-        write_atomic(&f, b"{\"a\":1}").unwrap();
-        assert_eq!(std::fs::read(&f).unwrap(), b"{\"a\":1}");
-        assert_eq!(
-            std::fs::metadata(&f).unwrap().permissions().mode() & 0o777,
-            0o600
-        );
-        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1);
-        assert!(read_bounded(&f, 3).is_err());
+    fn distinct_session_ids_get_distinct_directories() {
+        let ids = [
+            "a:b",
+            "a/b",
+            "a_b",
+            "..",
+            "",
+            ".",
+            "_",
+            &"x".repeat(128),
+            &format!("{}1", "x".repeat(128)),
+            &format!("{}2", "x".repeat(128)),
+            "0b6f1c2e-0000-4000-8000-000000000001",
+            "served:abc/..x",
+            "café",
+            "cafe\u{301}",
+        ];
+        let dirs: Vec<String> = ids.iter().map(|i| session_component(i)).collect();
+        let mut unique = dirs.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), ids.len(), "{dirs:?}");
+        for d in &dirs {
+            assert!(d.len() <= 128 && d.chars().all(safe_char), "{d}");
+            assert!(!d.starts_with('.'), "{d}");
+            assert_eq!(&session_component(d), d, "mapping twice changes nothing");
+        }
+        // Plain ids (what Claude Code sends) are their own directory name.
+        assert_eq!(dirs[10], ids[10]);
+        assert_eq!(dirs[2], "a_b");
     }
 }

@@ -63,22 +63,48 @@ pub fn truncate_bytes(s: &str, max: usize) -> &str {
     &s[..end]
 }
 
-/// Shorten every string longer than `max` bytes, saying how much was cut. Returns whether
-/// anything was cut.
-pub fn bound_strings(v: &mut Value, max: usize) -> bool {
+/// A string shortened by `bound_strings`: where it was (a JSON pointer) and its full size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cut {
+    pub path: String,
+    pub size: usize,
+}
+
+/// Shorten every string longer than `max` bytes, saying in the string how much was cut.
+/// Returns each cut, so the record can say what was cut and how big it was.
+pub fn bound_strings(v: &mut Value, max: usize) -> Vec<Cut> {
+    let mut cuts = Vec::new();
+    bound_at(v, max, &mut String::new(), &mut cuts);
+    cuts
+}
+
+fn bound_at(v: &mut Value, max: usize, path: &mut String, cuts: &mut Vec<Cut>) {
+    let len = path.len();
     match v {
         Value::String(s) if s.len() > max => {
-            let cut = s.len();
-            *s = format!("{}…[seed: truncated, {cut} bytes]", truncate_bytes(s, max));
-            true
+            let size = s.len();
+            *s = format!("{}…[seed: truncated, {size} bytes]", truncate_bytes(s, max));
+            cuts.push(Cut {
+                path: path.clone(),
+                size,
+            });
         }
-        Value::Array(a) => a
-            .iter_mut()
-            .fold(false, |acc, x| bound_strings(x, max) | acc),
-        Value::Object(m) => m
-            .iter_mut()
-            .fold(false, |acc, (_, x)| bound_strings(x, max) | acc),
-        _ => false,
+        Value::Array(a) => {
+            for (i, x) in a.iter_mut().enumerate() {
+                path.push_str(&format!("/{i}"));
+                bound_at(x, max, path, cuts);
+                path.truncate(len);
+            }
+        }
+        Value::Object(m) => {
+            for (k, x) in m.iter_mut() {
+                path.push('/');
+                path.push_str(&k.replace('~', "~0").replace('/', "~1"));
+                bound_at(x, max, path, cuts);
+                path.truncate(len);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -116,6 +142,10 @@ mod tests {
             "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
             "curl -H 'Authorization: Bearer abc.def' x",
             "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----",
+            "STRIPE=sk_live_AAAAAAAAAAAAAAAAAAAAAAAA",
+            "\"rk_live_AAAAAAAAAAAAAAAAAAAAAAAA\"",
+            "key: sk_test_AAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+            "whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
         ];
         for c in cases {
             let r = redact_str(c).unwrap_or_else(|| panic!("not redacted: {c}"));
@@ -142,8 +172,21 @@ mod tests {
         assert!(r.truncated);
         assert_eq!(r.size, 213);
         assert!(r.value.as_str().unwrap().len() <= 51);
-        let mut big = json!({"content": "x".repeat(100)});
-        assert!(bound_strings(&mut big, 10));
+        let mut big = json!({"content": "x".repeat(100), "edits": [{"a/b": "y".repeat(11)}, "z"]});
+        assert_eq!(
+            bound_strings(&mut big, 10),
+            [
+                Cut {
+                    path: "/content".into(),
+                    size: 100
+                },
+                Cut {
+                    path: "/edits/0/a~1b".into(),
+                    size: 11
+                },
+            ]
+        );
+        assert_eq!(big["edits"][1], "z");
         assert!(
             big["content"]
                 .as_str()

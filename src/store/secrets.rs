@@ -24,6 +24,12 @@ const PREFIXES: &[(&str, usize, bool)] = &[
     ("AIza", 30, true),
     ("npm_", 30, false),
     ("hf_", 30, false),
+    // Stripe: secret and restricted keys, live and test, and webhook signing secrets.
+    ("sk_live_", 16, false),
+    ("sk_test_", 16, false),
+    ("rk_live_", 16, false),
+    ("rk_test_", 16, false),
+    ("whsec_", 24, false),
 ];
 
 const HEADER_WORDS: &[&str] = &["Authorization", "authorization", "AUTHORIZATION"];

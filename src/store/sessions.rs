@@ -60,7 +60,7 @@ pub struct SessionInfo {
     pub records: u64,
     /// Subagent ids seen in this session (their events are in the same log).
     pub agents: Vec<String>,
-    /// Sequences with a saved snapshot.
+    /// Sequences the hook saved a chart or snapshot for.
     pub sequences: Vec<String>,
     pub cwd: Option<String>,
     pub transcript_path: Option<String>,
@@ -68,12 +68,9 @@ pub struct SessionInfo {
     pub parent: Option<String>,
 }
 
-fn info(dir: &Path) -> Option<SessionInfo> {
-    let log_path = dir.join("log.jsonl");
-    let log_meta = std::fs::metadata(&log_path).ok()?;
-    let meta = load_meta(&dir.join("session.json"));
-    let len = log_meta.len();
-    let mut sequences: Vec<String> = std::fs::read_dir(dir.join("snapshots"))
+/// File stems of `<dir>/*.json` (temp files, which start with a dot, left out).
+fn json_stems(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
         .map(|rd| {
             rd.flatten()
                 .filter_map(|e| {
@@ -83,19 +80,28 @@ fn info(dir: &Path) -> Option<SessionInfo> {
                 .filter(|n| !n.starts_with('.'))
                 .collect()
         })
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+fn info(dir: &Path) -> Option<SessionInfo> {
+    paths::check_symlink(dir).ok()?;
+    let log_path = dir.join("log.jsonl");
+    let log_meta = std::fs::metadata(&log_path).ok()?;
+    let meta = load_meta(&dir.join("session.json"));
+    let len = log_meta.len();
+    // The sequences are those with a saved chart: a chart is replaced by a rename and never
+    // missing once written, while a snapshot is briefly absent while the hook replaces it.
+    let mut sequences = json_stems(&dir.join("charts"));
+    sequences.extend(json_stems(&dir.join("snapshots")));
     sequences.sort();
+    sequences.dedup();
     // A current snapshot knows the record count; otherwise count the lines.
     let records = sequences
         .iter()
         .filter_map(|s| snapshot::load(&dir.join("snapshots").join(format!("{s}.json"))))
         .find(|s| s.log_len == len)
         .map(|s| s.records)
-        .unwrap_or_else(|| {
-            std::fs::read(&log_path)
-                .map(|b| log::count_lines(&b))
-                .unwrap_or(0)
-        });
+        .unwrap_or_else(|| count_records(&log_path).unwrap_or(0));
     let dir_name = dir.file_name()?.to_string_lossy().into_owned();
     let meta = meta.unwrap_or_default();
     Some(SessionInfo {
@@ -116,9 +122,26 @@ fn info(dir: &Path) -> Option<SessionInfo> {
     })
 }
 
-/// Every session with a log, most recently written first.
+/// Complete lines of a log, read in blocks.
+fn count_records(log_path: &Path) -> io::Result<u64> {
+    use std::io::Read;
+    let mut f = paths::open_read(log_path)?;
+    let mut buf = vec![0u8; 256 * 1024];
+    let mut n = 0;
+    loop {
+        match f.read(&mut buf)? {
+            0 => return Ok(n),
+            k => n += log::count_lines(&buf[..k]),
+        }
+    }
+}
+
+/// Every session with a log, most recently written first. A state or sessions directory that
+/// is someone else's symlink is refused.
 pub fn list(state_dir: &Path) -> io::Result<Vec<SessionInfo>> {
     let dir = paths::sessions_dir(state_dir);
+    paths::check_symlink(state_dir)?;
+    paths::check_symlink(&dir)?;
     let rd = match std::fs::read_dir(&dir) {
         Ok(rd) => rd,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),

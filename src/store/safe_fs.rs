@@ -1,0 +1,354 @@
+//! How seed touches its state directory: directories 0700, files 0600, never through a
+//! symlink someone else owns (someone could point it at a file of yours, or feed seed a forged
+//! snapshot). The state directory itself must be yours; a symlink of yours to it is fine.
+//!
+//! - `prepare_state` checks (or creates) the state directory once and returns its real path,
+//!   so a link swapped afterwards changes nothing.
+//! - `ensure_dir_in` enters every directory component under it one at a time: each one is a
+//!   directory or a symlink of yours to one, and missing ones are created 0700.
+//! - Files are opened without following a link (`O_NOFOLLOW`), so there is no window between
+//!   checking the leaf and opening it; a leaf that is a link of yours is then followed.
+
+use std::ffi::OsString;
+use std::fs::{File, Metadata, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Component, Path, PathBuf};
+
+/// The effective user id: the owner of `/proc/self` on Linux, else the owner of `$HOME`
+/// (no unsafe `geteuid` call).
+#[cfg(unix)]
+pub fn my_uid() -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    static UID: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
+    *UID.get_or_init(|| {
+        if let Ok(m) = std::fs::metadata("/proc/self") {
+            return Some(m.uid());
+        }
+        let home = std::env::var_os("HOME")?;
+        std::fs::metadata(home).ok().map(|m| m.uid())
+    })
+}
+
+/// Whether `m` belongs to the current user (always true where ownership is not checked).
+fn is_mine(m: &Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        my_uid().is_some_and(|me| m.uid() == me)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = m;
+        true
+    }
+}
+
+fn owner(m: &Metadata) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        format!("uid {}", m.uid())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = m;
+        "another user".into()
+    }
+}
+
+fn foreign_link(path: &Path, m: &Metadata) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::PermissionDenied,
+        format!(
+            "{} is a symlink owned by another user ({}); refusing to follow it",
+            path.display(),
+            owner(m)
+        ),
+    )
+}
+
+/// Refuse `path` when it is a symlink owned by another user; a symlink you own is followed.
+pub fn check_symlink(path: &Path) -> io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() && !is_mine(&m) => Err(foreign_link(path, &m)),
+        _ => Ok(()),
+    }
+}
+
+fn dir_builder() -> std::fs::DirBuilder {
+    let mut b = std::fs::DirBuilder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        b.mode(0o700);
+    }
+    b
+}
+
+fn with_path(path: &Path, what: &str, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("{what} {}: {e}", path.display()))
+}
+
+/// The state directory, ready for use: created 0700 when missing; a symlink to it must be
+/// yours; the directory must be yours (a looser mode is tightened to 0700). Returns its real
+/// path, which every later access goes through.
+pub fn prepare_state(state: &Path) -> io::Result<PathBuf> {
+    match std::fs::symlink_metadata(state) {
+        Ok(m) if m.file_type().is_symlink() && !is_mine(&m) => {
+            return Err(foreign_link(state, &m));
+        }
+        Ok(_) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let mut b = dir_builder();
+            b.recursive(true);
+            b.create(state)
+                .map_err(|e| with_path(state, "cannot create", e))?;
+        }
+        Err(e) => return Err(with_path(state, "cannot read", e)),
+    }
+    let m = std::fs::metadata(state).map_err(|e| with_path(state, "cannot read", e))?;
+    if !m.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::NotADirectory,
+            format!("state directory {} is not a directory", state.display()),
+        ));
+    }
+    if !is_mine(&m) {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "state directory {} is owned by another user ({}); refusing to use it",
+                state.display(),
+                owner(&m)
+            ),
+        ));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if m.permissions().mode() & 0o077 != 0 {
+            std::fs::set_permissions(state, std::fs::Permissions::from_mode(0o700))
+                .map_err(|e| with_path(state, "cannot make private", e))?;
+        }
+    }
+    std::fs::canonicalize(state).map_err(|e| with_path(state, "cannot resolve", e))
+}
+
+/// Enter one directory: a directory, or a symlink of yours to one; created 0700 when missing.
+fn enter_or_create(dir: &Path) -> io::Result<()> {
+    for _ in 0..2 {
+        match std::fs::symlink_metadata(dir) {
+            Ok(m) if m.file_type().is_symlink() => {
+                if !is_mine(&m) {
+                    return Err(foreign_link(dir, &m));
+                }
+                return match std::fs::metadata(dir) {
+                    Ok(t) if t.is_dir() => Ok(()),
+                    Ok(_) => Err(not_a_dir(dir)),
+                    Err(e) => Err(with_path(dir, "cannot enter", e)),
+                };
+            }
+            Ok(m) if m.is_dir() => return Ok(()),
+            Ok(_) => return Err(not_a_dir(dir)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => match dir_builder().create(dir) {
+                Ok(()) => return Ok(()),
+                // Another hook made it first: check what is there now.
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(with_path(dir, "cannot create", e)),
+            },
+            Err(e) => return Err(with_path(dir, "cannot enter", e)),
+        }
+    }
+    Err(not_a_dir(dir))
+}
+
+fn not_a_dir(dir: &Path) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::NotADirectory,
+        format!("{} is not a directory", dir.display()),
+    )
+}
+
+/// Make `dir` (under the prepared `state`) ready, one component at a time: each existing one
+/// is a directory or a symlink of yours to one, missing ones are created 0700.
+pub fn ensure_dir_in(state: &Path, dir: &Path) -> io::Result<()> {
+    let rel = dir.strip_prefix(state).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{} is not inside the state directory {}",
+                dir.display(),
+                state.display()
+            ),
+        )
+    })?;
+    let mut cur = state.to_path_buf();
+    for c in rel.components() {
+        match c {
+            Component::Normal(name) => cur.push(name),
+            _ => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("{} leaves the state directory", dir.display()),
+                ));
+            }
+        }
+        enter_or_create(&cur)?;
+    }
+    Ok(())
+}
+
+/// Create `dir` (and parents) with mode 0700 when missing; refuse it when it is a foreign
+/// symlink. Only the leaf is checked: under the state directory use `ensure_dir_in`.
+pub fn ensure_dir(dir: &Path) -> io::Result<()> {
+    check_symlink(dir)?;
+    if dir.is_dir() {
+        return Ok(());
+    }
+    let mut b = dir_builder();
+    b.recursive(true);
+    b.create(dir)
+        .map_err(|e| with_path(dir, "cannot create", e))
+}
+
+fn private(opts: &mut OpenOptions) -> &mut OpenOptions {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600);
+    }
+    opts
+}
+
+/// Open `path` without following a symlink at the leaf; a leaf that is a symlink of yours is
+/// then followed (checked again after opening, so it cannot have been swapped meanwhile).
+fn open_leaf(path: &Path, opts: &OpenOptions) -> io::Result<File> {
+    let mut strict = opts.clone();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        strict.custom_flags(libc::O_NOFOLLOW);
+    }
+    #[cfg(not(unix))]
+    check_symlink(path)?;
+    let err = match strict.open(path) {
+        Ok(f) => return Ok(f),
+        Err(e) => e,
+    };
+    // A link at the leaf fails with ELOOP (EMLINK on FreeBSD): look at what is there.
+    let Ok(link) = std::fs::symlink_metadata(path) else {
+        return Err(err);
+    };
+    if !link.file_type().is_symlink() {
+        return Err(err);
+    }
+    if !is_mine(&link) {
+        return Err(foreign_link(path, &link));
+    }
+    let f = opts.open(path)?;
+    let again = std::fs::symlink_metadata(path)?;
+    if !same_file(&link, &again) || !is_mine(&again) {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!("{} changed while being opened", path.display()),
+        ));
+    }
+    Ok(f)
+}
+
+fn same_file(a: &Metadata, b: &Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        a.dev() == b.dev() && a.ino() == b.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        a.file_type() == b.file_type()
+    }
+}
+
+fn opened(path: &Path, r: io::Result<File>) -> io::Result<File> {
+    r.map_err(|e| with_path(path, "cannot open", e))
+}
+
+/// Open for appending (created 0600).
+pub fn open_append(path: &Path) -> io::Result<File> {
+    let mut o = OpenOptions::new();
+    private(o.append(true).create(true).read(true));
+    opened(path, open_leaf(path, &o))
+}
+
+/// Open for reading.
+pub fn open_read(path: &Path) -> io::Result<File> {
+    let mut o = OpenOptions::new();
+    o.read(true);
+    open_leaf(path, &o)
+}
+
+/// Read a small file whole, refusing anything larger than `limit` bytes.
+pub fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let f = open_read(path)?;
+    let size = f.metadata().map(|m| m.len()).unwrap_or(0).min(limit);
+    let mut buf = Vec::with_capacity(size as usize + 1);
+    f.take(limit + 1).read_to_end(&mut buf)?;
+    if buf.len() as u64 > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{} is larger than {limit} bytes", path.display()),
+        ));
+    }
+    Ok(buf)
+}
+
+/// Replace `path` atomically: write a temp file beside it, then rename over it. A reader sees
+/// the old file or the new one, never a part (the snapshot is always a whole file).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_whole(path, bytes, false)
+}
+
+/// Replace a cache file (a snapshot): whole or absent, never a part, and without the flush
+/// a rename over an existing file costs on ext4.
+pub fn write_cache(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_whole(path, bytes, true)
+}
+
+fn write_whole(path: &Path, bytes: &[u8], cache: bool) -> io::Result<()> {
+    check_symlink(path)?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    let mut tmp_name = OsString::from(".");
+    tmp_name.push(&name);
+    tmp_name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = dir.join(tmp_name);
+    let result = (|| {
+        // A temp file a killed process with the same pid left behind; then a fresh one that
+        // cannot be a link (create_new refuses anything already there).
+        let _ = std::fs::remove_file(&tmp);
+        let mut o = OpenOptions::new();
+        private(o.write(true).create_new(true));
+        let mut f = open_leaf(&tmp, &o)?;
+        f.write_all(bytes)?;
+        drop(f);
+        if cache {
+            // Renaming over an existing file makes ext4 (auto_da_alloc) flush the new file
+            // at once, ~0.5 ms per hook. Removing the old one first avoids that; the moment
+            // with no file is harmless for a cache: whoever finds none folds the log instead
+            // (the hook, `status`, the dashboard; sessions are listed by their charts).
+            let _ = std::fs::remove_file(path);
+        }
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(|e| with_path(path, "cannot write", e))
+}
+
+#[cfg(test)]
+#[path = "safe_fs_tests.rs"]
+mod tests;

@@ -1,0 +1,140 @@
+use super::*;
+
+/// Make `link` a symlink to `target` owned by another user (`nobody`). Only root can; anyone
+/// else gets `false` and the test says why it skipped.
+#[cfg(unix)]
+pub(crate) fn foreign_symlink(target: &Path, link: &Path) -> bool {
+    std::os::unix::fs::symlink(target, link).unwrap();
+    match std::os::unix::fs::lchown(link, Some(65534), Some(65534)) {
+        Ok(()) => true,
+        Err(e) => {
+            eprintln!("skipped: cannot give a symlink to another user ({e}); run as root to test");
+            false
+        }
+    }
+}
+
+#[cfg(unix)]
+fn mode(p: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).unwrap().permissions().mode() & 0o777
+}
+
+#[cfg(unix)]
+#[test]
+fn modes_and_atomic_writes() {
+    let t = tempfile::tempdir().unwrap();
+    let state = prepare_state(&t.path().join("state")).unwrap();
+    let d = state.join("a/b");
+    ensure_dir_in(&state, &d).unwrap();
+    assert_eq!(mode(&state), 0o700);
+    assert_eq!(mode(&state.join("a")), 0o700);
+    assert_eq!(mode(&d), 0o700);
+    let f = d.join("x.json");
+    write_atomic(&f, b"{}").unwrap();
+    write_cache(&f, b"{\"a\":1}").unwrap();
+    assert_eq!(std::fs::read(&f).unwrap(), b"{\"a\":1}");
+    assert_eq!(mode(&f), 0o600);
+    assert_eq!(
+        std::fs::read_dir(&d).unwrap().count(),
+        1,
+        "no temp file left"
+    );
+    assert!(read_bounded(&f, 3).is_err());
+    assert!(ensure_dir_in(&state, &t.path().join("elsewhere")).is_err());
+    assert!(ensure_dir_in(&state, &state.join("a/../../x")).is_err());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_loose_state_dir_of_ours_is_made_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = tempfile::tempdir().unwrap();
+    let state = t.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    std::fs::set_permissions(&state, std::fs::Permissions::from_mode(0o755)).unwrap();
+    prepare_state(&state).unwrap();
+    assert_eq!(mode(&state), 0o700);
+    // A regular file is not a state directory.
+    let file = t.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    assert!(prepare_state(&file).is_err());
+}
+
+#[cfg(unix)]
+#[test]
+fn our_own_symlinks_are_followed() {
+    let t = tempfile::tempdir().unwrap();
+    let real = t.path().join("real");
+    std::fs::create_dir(&real).unwrap();
+    let link = t.path().join("link");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let state = prepare_state(&link).unwrap();
+    assert_eq!(state, std::fs::canonicalize(&real).unwrap());
+    // An inner directory and a file that are links of ours.
+    let elsewhere = t.path().join("sessions-elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, state.join("sessions")).unwrap();
+    ensure_dir_in(&state, &state.join("sessions/s1")).unwrap();
+    assert!(elsewhere.join("s1").is_dir());
+    let target = t.path().join("target.log");
+    std::os::unix::fs::symlink(&target, state.join("sessions/s1/log.jsonl")).unwrap();
+    open_append(&state.join("sessions/s1/log.jsonl"))
+        .unwrap()
+        .write_all(b"x\n")
+        .unwrap();
+    assert_eq!(std::fs::read(&target).unwrap(), b"x\n");
+    assert_eq!(
+        read_bounded(&state.join("sessions/s1/log.jsonl"), 10).unwrap(),
+        b"x\n"
+    );
+}
+
+/// Someone else's symlink is refused wherever it is: the state dir itself, a directory the
+/// store enters, or a file it opens; nothing is written through it.
+#[cfg(unix)]
+#[test]
+fn foreign_symlinks_are_refused_everywhere() {
+    let t = tempfile::tempdir().unwrap();
+    let victim = t.path().join("victim");
+    std::fs::create_dir(&victim).unwrap();
+    let link = t.path().join("link");
+    if !foreign_symlink(&victim, &link) {
+        return;
+    }
+    let e = prepare_state(&link).unwrap_err();
+    assert!(e.to_string().contains("owned by another user"), "{e}");
+
+    let state = prepare_state(&t.path().join("state")).unwrap();
+    for inner in ["sessions", "cache"] {
+        let l = state.join(inner);
+        assert!(foreign_symlink(&victim, &l));
+        let e = ensure_dir_in(&state, &l.join("x")).unwrap_err();
+        assert!(e.to_string().contains("refusing to follow"), "{inner}: {e}");
+        std::fs::remove_file(&l).unwrap();
+    }
+    let file = state.join("errors.jsonl");
+    let victim_file = victim.join("f");
+    std::fs::write(&victim_file, "mine\n").unwrap();
+    assert!(foreign_symlink(&victim_file, &file));
+    assert!(open_append(&file).is_err());
+    assert!(read_bounded(&file, 100).is_err());
+    assert!(write_atomic(&file, b"x").is_err());
+    assert_eq!(std::fs::read(&victim_file).unwrap(), b"mine\n");
+    assert_eq!(std::fs::read_dir(&victim).unwrap().count(), 1);
+}
+
+/// A state directory that belongs to someone else is not used.
+#[cfg(unix)]
+#[test]
+fn a_state_dir_owned_by_another_user_is_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let state = t.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    if let Err(e) = std::os::unix::fs::lchown(&state, Some(65534), Some(65534)) {
+        eprintln!("skipped: cannot give a directory to another user ({e}); run as root to test");
+        return;
+    }
+    let e = prepare_state(&state).unwrap_err();
+    assert!(e.to_string().contains("owned by another user"), "{e}");
+}

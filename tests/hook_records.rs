@@ -1,0 +1,108 @@
+//! What a record keeps of a payload: secrets redacted, long strings shortened with a note of
+//! what was cut and how big it was; and configuration precedence as the hook applies it.
+
+mod hook_common;
+
+use hook_common::{Sandbox, payload};
+use serde_json::json;
+
+const SEQ: &[&str] = &["--sequence", "starlog_initialization"];
+
+#[test]
+fn stripe_keys_are_redacted() {
+    let s = Sandbox::new();
+    let keys = [
+        "sk_live_51HxAbCdEfGhIjKlMnOpQrStUv",
+        "rk_live_51HxAbCdEfGhIjKlMnOpQrStUv",
+        "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+        "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+    ];
+    let command = format!(
+        "curl https://api.stripe.com/v1/charges -u {}: ; export STRIPE={} T={} W={}",
+        keys[0], keys[1], keys[2], keys[3]
+    );
+    let p = payload(
+        "PreToolUse",
+        "s-stripe",
+        json!({ "tool_name": "Bash", "tool_input": { "command": command } }),
+    );
+    assert_eq!(s.hook(SEQ, p).code, 0);
+    let text = std::fs::read_to_string(s.session_dir("s-stripe").join("log.jsonl")).unwrap();
+    for k in keys {
+        assert!(!text.contains(&k[8..]), "{k} kept in {text}");
+    }
+    assert!(text.contains("[REDACTED]"));
+}
+
+/// A tool input string over 256 KiB is shortened, and the record says which field, its full
+/// size and how much was kept.
+#[test]
+fn cut_strings_are_marked_with_their_size() {
+    let s = Sandbox::new();
+    let big = "z".repeat(300_000);
+    let p = payload(
+        "PreToolUse",
+        "s-cut",
+        json!({ "tool_name": "Write", "tool_input": { "file_path": "/tmp/x", "content": big, "edits": [{ "new": "y".repeat(262_145) }] } }),
+    );
+    assert_eq!(s.hook(SEQ, p).code, 0);
+    let prompt = payload(
+        "UserPromptSubmit",
+        "s-cut",
+        json!({ "prompt": "p".repeat(400_000) }),
+    );
+    assert_eq!(s.hook(SEQ, prompt).code, 0);
+    let small = payload(
+        "PreToolUse",
+        "s-cut",
+        json!({ "tool_name": "Read", "tool_input": { "file_path": "/tmp/x" } }),
+    );
+    assert_eq!(s.hook(SEQ, small).code, 0);
+    let lines = s.log_lines("s-cut");
+    assert_eq!(
+        lines[0]["extra"]["truncated"],
+        json!([
+            { "field": "tool_input/content", "size": 300_000, "kept": 262_144 },
+            { "field": "tool_input/edits/0/new", "size": 262_145, "kept": 262_144 },
+        ])
+    );
+    let content = lines[0]["event"]["input"]["content"].as_str().unwrap();
+    assert!(content.ends_with("…[seed: truncated, 300000 bytes]"));
+    assert_eq!(
+        lines[1]["extra"]["truncated"],
+        json!([{ "field": "prompt", "size": 400_000, "kept": 262_144 }])
+    );
+    assert!(lines[2]["extra"].get("truncated").is_none());
+}
+
+/// A per-sequence override in `.seed.toml` is a project setting: SEED_* and flags beat it.
+#[test]
+fn variables_and_flags_beat_a_per_sequence_override() {
+    let s = Sandbox::new();
+    s.write_config(
+        "sequence = \"starlog_initialization\"\n[overrides.starlog_initialization]\nenforcement = \"enforce\"\noff_path = \"deny\"\n",
+    );
+    let bash = || {
+        payload(
+            "PreToolUse",
+            "s-prec",
+            json!({ "tool_name": "Bash", "tool_input": {} }),
+        )
+    };
+    // The override alone: denied.
+    let r = s.hook(&[], bash());
+    assert_eq!(r.json()["hookSpecificOutput"]["permissionDecision"], "deny");
+    // SEED_ENFORCEMENT beats it: observe says nothing.
+    let r = s.hook_env(&[], bash(), &[("SEED_ENFORCEMENT", "observe")]);
+    assert_eq!((r.stdout.as_str(), r.stderr.as_str()), ("", ""));
+    // SEED_OFF_PATH beats it: warn lets the call through with a warning.
+    let r = s.hook_env(&[], bash(), &[("SEED_OFF_PATH", "warn")]);
+    assert!(r.json()["systemMessage"].as_str().is_some(), "{}", r.stdout);
+    // The flag beats the variable and the override.
+    let r = s.hook_env(
+        &["--enforcement", "advise"],
+        bash(),
+        &[("SEED_ENFORCEMENT", "enforce")],
+    );
+    assert!(r.json()["systemMessage"].as_str().is_some(), "{}", r.stdout);
+}

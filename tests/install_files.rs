@@ -1,0 +1,208 @@
+//! `seed install` and the files it writes: a symlinked settings file stays a symlink, an
+//! install is all or nothing across the settings file and `.mcp.json`, and the hooks and the
+//! MCP server are started by the same command.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+
+struct Project {
+    dir: tempfile::TempDir,
+}
+
+impl Project {
+    fn new() -> Project {
+        let p = Project {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        std::fs::create_dir_all(p.root().join(".claude")).unwrap();
+        p
+    }
+    fn root(&self) -> PathBuf {
+        self.dir.path().join("project")
+    }
+    /// `seed` in the project, with `PATH` holding only `path_dirs`.
+    fn seed(&self, args: &[&str], path_dirs: &[&Path]) -> (i32, String, String) {
+        let mut c = Command::cargo_bin("seed").unwrap();
+        for k in [
+            "SEED_HOME",
+            "SEED_SEQUENCE",
+            "SEED_FAIL",
+            "CLAUDE_CONFIG_DIR",
+        ] {
+            c.env_remove(k);
+        }
+        let path = std::env::join_paths(path_dirs).unwrap();
+        let o = c
+            .args(args)
+            .env("CLAUDE_PROJECT_DIR", self.root())
+            .env("HOME", self.dir.path().join("home"))
+            .env("SEED_CONFIG_DIR", self.dir.path().join("cfg"))
+            .env("PATH", path)
+            .current_dir(self.root())
+            .output()
+            .unwrap();
+        (
+            o.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    }
+    fn json(&self, rel: &str) -> Value {
+        serde_json::from_str(&std::fs::read_to_string(self.root().join(rel)).unwrap()).unwrap()
+    }
+}
+
+fn commands(v: &Value) -> Vec<String> {
+    seed::commands::install::find_entries(v)
+        .into_iter()
+        .map(|(_, c)| c)
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlinked_settings_file_is_written_through_and_stays_a_link() {
+    let p = Project::new();
+    let dotfiles = p.dir.path().join("dotfiles");
+    std::fs::create_dir_all(&dotfiles).unwrap();
+    let target = dotfiles.join("settings.local.json");
+    std::fs::write(&target, "{\"model\": \"opus\"}\n").unwrap();
+    let link = p.root().join(".claude/settings.local.json");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let (code, out, err) = p.seed(&["install", "--local"], &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&target).unwrap()).unwrap();
+    assert_eq!(v["model"], "opus");
+    assert_eq!(
+        commands(&v).len(),
+        seed::commands::install::HOOK_EVENTS.len()
+    );
+    // The backup sits beside the path you gave, and nothing else was left behind.
+    let backup = p.root().join(".claude/settings.local.json.seed-backup");
+    assert_eq!(
+        std::fs::read_to_string(&backup).unwrap(),
+        "{\"model\": \"opus\"}\n"
+    );
+    let names = |d: &Path| {
+        let mut n: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        n.sort();
+        n
+    };
+    assert_eq!(names(&dotfiles), ["settings.local.json"]);
+    assert_eq!(
+        names(&p.root().join(".claude")),
+        ["settings.local.json", "settings.local.json.seed-backup"]
+    );
+    // Uninstall writes through the link too.
+    assert_eq!(p.seed(&["uninstall", "--local"], &[]).0, 0);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&target).unwrap()).unwrap();
+    assert_eq!(v, json!({ "model": "opus" }));
+}
+
+/// A `.mcp.json` that does not parse stops the whole install: the settings file is not
+/// written either.
+#[test]
+fn an_unparseable_mcp_json_stops_the_whole_install() {
+    let p = Project::new();
+    let settings = p.root().join(".claude/settings.local.json");
+    std::fs::write(&settings, "{}\n").unwrap();
+    std::fs::write(p.root().join(".mcp.json"), "{\"mcpServers\": {,}}\n").unwrap();
+    let (code, out, err) = p.seed(&["install", "--local", "--mcp"], &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        err.contains(".mcp.json:1:") && err.contains("left untouched"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), "{}\n");
+    assert!(
+        !p.root()
+            .join(".claude/settings.local.json.seed-backup")
+            .exists()
+    );
+    // A foreign `seed` server is refused the same way.
+    std::fs::write(
+        p.root().join(".mcp.json"),
+        "{\"mcpServers\": {\"seed\": {\"command\": \"other\"}}}\n",
+    )
+    .unwrap();
+    let (code, _, err) = p.seed(&["install", "--local", "--mcp"], &[]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not seed's"), "{err}");
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), "{}\n");
+    // A good one: both written.
+    std::fs::write(p.root().join(".mcp.json"), "{}\n").unwrap();
+    assert_eq!(p.seed(&["install", "--local", "--mcp"], &[]).0, 0);
+    assert_eq!(p.json(".mcp.json")["mcpServers"]["seed"]["command"], "seed");
+    assert!(!commands(&p.json(".claude/settings.local.json")).is_empty());
+}
+
+/// Every scope, with and without `--bin`: the hooks and the MCP server start seed the same
+/// way — `seed` from PATH unless `--bin` pins one.
+#[test]
+fn hooks_and_mcp_server_use_the_same_command() {
+    for scope in ["--local", "--user", "--project"] {
+        let p = Project::new();
+        let (code, _, err) = p.seed(&["install", scope, "--mcp"], &[]);
+        assert_eq!(code, 0, "{scope}: {err}");
+        let settings = match scope {
+            "--local" => p.json(".claude/settings.local.json"),
+            "--project" => p.json(".claude/settings.json"),
+            _ => serde_json::from_str(
+                &std::fs::read_to_string(p.dir.path().join("home/.claude/settings.json")).unwrap(),
+            )
+            .unwrap(),
+        };
+        let mcp = p.json(".mcp.json")["mcpServers"]["seed"]["command"].clone();
+        assert_eq!(mcp, "seed", "{scope}");
+        assert!(
+            commands(&settings)
+                .iter()
+                .all(|c| c.starts_with("seed hook ")),
+            "{scope}: {:?}",
+            commands(&settings)
+        );
+        // No `seed` on PATH: said once, on stderr.
+        assert!(err.contains("`seed` is not on PATH"), "{scope}: {err}");
+
+        let (code, _, err) = p.seed(
+            &["install", scope, "--mcp", "--bin", "/opt/seed/bin/seed"],
+            &[],
+        );
+        assert_eq!(code, 0, "{scope}: {err}");
+        assert_eq!(
+            p.json(".mcp.json")["mcpServers"]["seed"]["command"],
+            "/opt/seed/bin/seed"
+        );
+        assert!(!err.contains("PATH"), "{err}");
+    }
+}
+
+/// With this very executable on PATH as `seed`, nothing needs saying.
+#[cfg(unix)]
+#[test]
+fn no_note_when_path_has_this_seed() {
+    let p = Project::new();
+    let bin_dir = p.dir.path().join("bin");
+    std::fs::create_dir_all(&bin_dir).unwrap();
+    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("seed"), bin_dir.join("seed")).unwrap();
+    let (code, _, err) = p.seed(&["install", "--local"], &[&bin_dir]);
+    assert_eq!((code, err.as_str()), (0, ""));
+}
