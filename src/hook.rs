@@ -20,12 +20,12 @@ use serde_json::{Value, json};
 
 use crate::config::{self, Config, Flags};
 use crate::engine::ir::FailMode;
-use crate::engine::{Facts, Phase, StepReport};
+use crate::engine::{Facts, StepReport};
 use crate::protocol::{Answer, HookInput, InputError, input, output};
 use crate::store::record::Record;
 use crate::store::{compat, log::LockedLog, paths, readers, redact, sessions, snapshot};
 
-use failure::{Known, SALVAGE_MAX, failure};
+use failure::{Known, SALVAGE_MAX, failure, guarded};
 pub use machines::{Loaded, load_machines};
 pub use session::fold_session;
 use session::{load_snapshots, update_meta};
@@ -53,6 +53,9 @@ pub enum HookError {
     /// `seed hook` was given arguments it cannot use.
     #[error("{0}")]
     Arguments(String),
+    /// A bug in seed: a panic, caught.
+    #[error("internal error: {0}")]
+    Panic(String),
 }
 
 /// What the process prints and returns. `exit` is always 0: seed never answers with exit 2.
@@ -85,14 +88,7 @@ pub fn run(mut inv: Invocation<'_>) -> Outcome {
         fail: early_fail_mode(&inv),
         ..Known::default()
     };
-    match handle(&mut inv, &mut known, t0) {
-        Ok((answer, warning)) => Outcome {
-            stdout: answer.stdout(),
-            stderr: warning.map(|w| format!("seed: warning: {w}").replace(['\n', '\r'], " ")),
-            exit: 0,
-        },
-        Err(e) => failure(&known, &e, t0),
-    }
+    guarded(&mut known, t0, |known| handle(&mut inv, known, t0))
 }
 
 /// `seed hook` called with arguments it cannot use: the same as any internal error (one line
@@ -268,15 +264,7 @@ fn step_and_record(
     t0: Instant,
 ) -> Result<Answer, HookError> {
     let (tool_input, prompt, cuts) = prepared_input(h);
-    let mut normalized = input::normalize(h, &tool_input, &prompt)?;
-    // A subagent stopping does not end the session's work: SubagentStop is an event a
-    // sequence may react to (a `SubagentStop` trigger), never a stop gate, so the unfinished
-    // main sequence does not block it and it does not count against `stop.max_blocks`.
-    if h.event == "SubagentStop"
-        && let Some(n) = normalized.as_mut()
-    {
-        n.phase = Phase::Advance;
-    }
+    let normalized = input::normalize(h, &tool_input, &prompt)?;
     let now = SystemTime::now();
     let vars = readers::ReaderVars::new(inv.env, project_dir, Some(state));
     let facts: Facts = readers::sample(

@@ -3,7 +3,9 @@
 //! or fail-closed (deny what can be denied). Whatever could be learnt before the error (the
 //! event and session from a payload that was otherwise unusable) goes into both.
 
+use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::time::Instant;
 
 use serde::Deserialize;
@@ -102,5 +104,117 @@ pub fn failure(known: &Known, err: &HookError, t0: Instant) -> Outcome {
         stdout: answer.stdout(),
         stderr: Some(msg),
         exit: 0,
+    }
+}
+
+/// Where and why the last panic happened, kept by the panic hook `catch_panic` installs.
+static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
+
+/// Run `work`; a panic becomes `HookError::Panic` with its message and place. Rust's default
+/// report (several lines on stderr) is replaced: the failure is reported once, as one line.
+pub fn catch_panic<T>(work: impl FnOnce() -> Result<T, HookError>) -> Result<T, HookError> {
+    panic::set_hook(Box::new(|info| {
+        let why = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".into());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        if let Ok(mut last) = LAST_PANIC.lock() {
+            *last = Some(format!("{why}{at}"));
+        }
+    }));
+    let result = panic::catch_unwind(AssertUnwindSafe(work));
+    let _ = panic::take_hook();
+    result.unwrap_or_else(|_| {
+        let why = LAST_PANIC
+            .lock()
+            .ok()
+            .and_then(|mut l| l.take())
+            .unwrap_or_else(|| "panic".into());
+        Err(HookError::Panic(why))
+    })
+}
+
+/// Run the hook's work; a panic in it is one more internal error (one line, a failure record,
+/// the configured answer) instead of Rust's report and exit 101, which would ignore
+/// fail-closed. `known` keeps what the work learnt before it failed.
+pub fn guarded(
+    known: &mut Known,
+    t0: Instant,
+    work: impl FnOnce(&mut Known) -> Result<(Answer, Option<String>), HookError>,
+) -> Outcome {
+    let result = catch_panic(|| work(&mut *known));
+    match result {
+        Ok((answer, warning)) => Outcome {
+            stdout: answer.stdout(),
+            stderr: warning.map(|w| format!("seed: warning: {w}").replace(['\n', '\r'], " ")),
+            exit: 0,
+        },
+        Err(e) => failure(known, &e, t0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn known(fail: FailMode) -> Known {
+        Known {
+            event: Some("PreToolUse".into()),
+            fail,
+            ..Known::default()
+        }
+    }
+
+    #[test]
+    fn a_panic_fails_closed_with_one_line_naming_where() {
+        let mut k = known(FailMode::Closed);
+        let out = guarded(
+            &mut k,
+            Instant::now(),
+            |_| -> Result<(Answer, Option<String>), HookError> { panic!("index out of bounds") },
+        );
+        assert_eq!(out.exit, 0);
+        let err = out.stderr.expect("one line on stderr");
+        assert!(
+            err.starts_with("seed: internal error: index out of bounds at src/hook/failure.rs:"),
+            "{err}"
+        );
+        assert!(!err.contains('\n'));
+        let v: Value = serde_json::from_str(&out.stdout).expect("a JSON answer");
+        assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
+        assert_eq!(v["hookSpecificOutput"]["hookEventName"], "PreToolUse");
+    }
+
+    #[test]
+    fn a_panic_fails_open_by_default_and_keeps_what_was_learnt() {
+        let mut k = known(FailMode::Open);
+        let out = guarded(&mut k, Instant::now(), |k| {
+            k.session = Some("s1".into());
+            let v: Vec<u8> = Vec::new();
+            let i = v.len() + 3;
+            Ok((Answer::none(), Some(format!("{}", v[i]))))
+        });
+        assert_eq!(out.stdout, "", "fail-open gives no decision");
+        assert!(
+            out.stderr
+                .is_some_and(|e| e.contains("index out of bounds"))
+        );
+        assert_eq!(k.session.as_deref(), Some("s1"));
+    }
+
+    #[test]
+    fn work_that_returns_is_answered_as_usual() {
+        let mut k = known(FailMode::Closed);
+        let out = guarded(&mut k, Instant::now(), |_| {
+            Ok((Answer::none(), Some("a\nb".into())))
+        });
+        assert_eq!(out.stdout, "");
+        assert_eq!(out.stderr.as_deref(), Some("seed: warning: a b"));
     }
 }

@@ -99,8 +99,10 @@ fn save(
             return Err(why);
         }
     }
-    // The store's rules: 0700 directories, 0600 files, no foreign symlinks.
-    crate::store::paths::ensure_dir(&dir).map_err(|e| e.to_string())?;
+    // The store's rules: 0700 directories, 0600 files, no foreign symlink at any level.
+    let real = crate::store::paths::prepare_state(state).map_err(|e| e.to_string())?;
+    let dir = real.join("sequences");
+    crate::store::paths::ensure_dir_in(&real, &dir).map_err(|e| e.to_string())?;
     let path = dir.join(file_name);
     create_new(&path, text.as_bytes()).map_err(|e| match e.kind() {
         std::io::ErrorKind::AlreadyExists => format!(

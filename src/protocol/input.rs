@@ -244,8 +244,16 @@ pub fn normalize(
             if let Some(a) = &input.agent_id {
                 ev_input["agent_id"] = json!(a);
             }
+            // A subagent stopping does not end the session's work: SubagentStop is an event
+            // a sequence may react to, never a stop gate, so an unfinished sequence does not
+            // block it and it does not count against `stop.max_blocks`.
+            let phase = if input.event == "Stop" {
+                Phase::Stop
+            } else {
+                Phase::Advance
+            };
             Normalized {
-                phase: Phase::Stop,
+                phase,
                 event: Event::lifecycle(&input.event).with_input(ev_input),
             }
         }
@@ -318,8 +326,12 @@ mod tests {
         );
         let i = parse(r#"{"hook_event_name":"SubagentStop","session_id":"s","stop_hook_active":true,"agent_id":"a1"}"#).unwrap();
         let n = normalize(&i, &Value::Null, "").unwrap().unwrap();
-        assert_eq!(n.phase, Phase::Stop);
+        assert_eq!(n.phase, Phase::Advance, "a subagent's stop is no stop gate");
         assert_eq!(n.event.input["stop_hook_active"], true);
+        let i = parse(r#"{"hook_event_name":"Stop","session_id":"s","stop_hook_active":false}"#)
+            .unwrap();
+        let n = normalize(&i, &Value::Null, "").unwrap().unwrap();
+        assert_eq!(n.phase, Phase::Stop);
         let i = parse(r#"{"hook_event_name":"SessionStart","session_id":"s","source":"compact"}"#)
             .unwrap();
         let n = normalize(&i, &Value::Null, "").unwrap().unwrap();

@@ -68,7 +68,8 @@ impl Stream<'_> {
         self.emit(
             ts,
             "SubagentStop",
-            Phase::Stop,
+            // As the hook steps it: an event, never a stop gate.
+            Phase::Advance,
             Event::lifecycle("SubagentStop"),
             Some(agent),
         )
