@@ -30,7 +30,7 @@ fn a_guard_problem_is_reported_once_at_the_guard() {
    "c1": {"when": {"reader": "nobody", "value": 1}, "allowed_tools": ["a"]},
    "c2": {"when": {"flag": "never_set"}, "disallowed_tools": ["b"]}}}"#;
     let lints = load(json).expect("loads").lint();
-    let found: Vec<(Severity, &str, Option<(u32, u32)>)> = lints
+    let found: Vec<_> = lints
         .iter()
         .map(|l| (l.severity, l.code.as_str(), l.span.map(|s| (s.line, s.col))))
         .collect();

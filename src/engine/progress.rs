@@ -357,18 +357,36 @@ impl Machine {
         let layers = if chart.bands.is_empty() {
             self.nested_layers(snap)
         } else {
+            // Exactly one current layer: the one holding the active step; before the first
+            // step or at an unlisted state, the one the overall value falls in.
+            let current = chart
+                .bands
+                .iter()
+                .position(|b| b.states.iter().any(|s| snap.is_active(*s)))
+                .or_else(|| {
+                    chart
+                        .bands
+                        .iter()
+                        .position(|b| overall >= b.lo && overall < b.hi)
+                })
+                .or_else(|| {
+                    chart
+                        .bands
+                        .iter()
+                        .rposition(|b| overall >= b.lo && overall <= b.hi)
+                });
             chart
                 .bands
                 .iter()
-                .map(|b| {
+                .enumerate()
+                .map(|(i, b)| {
                     let width = (b.hi - b.lo).max(1e-9);
                     Layer {
                         name: b.name.clone(),
                         lo: b.lo,
                         hi: b.hi,
                         value: (((overall - b.lo) / width) * 100.0).clamp(0.0, 100.0),
-                        current: b.states.iter().any(|s| snap.is_active(*s))
-                            || (overall >= b.lo && overall < b.hi),
+                        current: current == Some(i),
                     }
                 })
                 .collect()

@@ -89,6 +89,8 @@ impl Machine {
             failed: None,
             recent_denials: Vec::new(),
             last_event: None,
+            denied: None,
+            livelock: false,
         };
         for (k, v) in &chart.vars {
             match (k.strip_prefix("flags."), v) {
@@ -105,6 +107,7 @@ impl Machine {
         let mut internal = VecDeque::new();
         self.enter(&mut snap, &entry, &Value::Null, &mut internal, &mut report);
         self.settle(&mut snap, &Event::lifecycle("start"), internal, &mut report);
+        snap.livelock = report.livelock;
         snap.highest = self.overall(&snap);
         snap
     }
@@ -127,6 +130,9 @@ impl Machine {
         match phase {
             Phase::Gate => {
                 let v = verdict::gate(self, snap, event);
+                if v.decision != verdict::Decision::Allow {
+                    snap.denied = Some(denied_call(event));
+                }
                 report.verdict = Some(v);
             }
             Phase::Stop => {
@@ -139,6 +145,7 @@ impl Machine {
             Phase::Advance => self.advance(snap, event, &mut report),
         }
         snap.last_event = Some(event.key());
+        snap.livelock = report.livelock;
         let overall = self.overall(snap);
         if overall > snap.highest {
             snap.highest = overall;
@@ -166,10 +173,12 @@ impl Machine {
     ) {
         loop {
             if report.microsteps.len() >= MICROSTEP_CAP {
-                report.livelock = true;
-                report.notes.push(format!(
-                    "livelock: more than {MICROSTEP_CAP} microsteps without a stable configuration"
-                ));
+                if !report.livelock {
+                    report.livelock = true;
+                    report.notes.push(format!(
+                        "livelock: more than {MICROSTEP_CAP} microsteps without a stable configuration"
+                    ));
+                }
                 return;
             }
             let eventless = self.select(snap, None);
@@ -381,6 +390,8 @@ impl Machine {
             // A state change resets the deadlock breaker: the agent made progress.
             snap.denials.clear();
             snap.stop_blocks = 0;
+            // Recovery now starts from the new configuration, not from an old denial.
+            snap.denied = None;
         }
         report.microsteps.push(Microstep {
             event: if transitions
@@ -466,6 +477,23 @@ impl Machine {
             self.step(&mut snap, phase, ev, facts);
         }
         snap
+    }
+}
+
+/// Largest tool input (serialized) kept with a denied call in the snapshot.
+const DENIED_INPUT_BYTES: usize = 1024;
+
+/// A denied call as the snapshot keeps it: a large input (a file being written) is dropped.
+fn denied_call(event: &Event) -> Event {
+    let small = event.input.is_null() || event.input.to_string().len() <= DENIED_INPUT_BYTES;
+    Event {
+        kind: event.kind,
+        name: event.name.clone(),
+        input: if small {
+            event.input.clone()
+        } else {
+            Value::Null
+        },
     }
 }
 
