@@ -62,7 +62,7 @@ fn a_steps_weight_counts_for_progress() {
         &Event::tool("mcp__t__a", serde_json::Value::Null),
         &facts,
     );
-    assert_eq!(m.overall(&snap).round(), 75.0, "3 of the 4 weighted steps");
+    assert_eq!(m.overall(&snap).round(), 60.0, "3 of the 5 weighted steps");
 
     for bad in ["-5", "1e308", "\"heavy\"", "null"] {
         let e = load_err(&format!(

@@ -49,6 +49,9 @@ pub struct Progress {
 fn effective_weight(chart: &Chart, id: StateId) -> f64 {
     let s = chart.state(id);
     match s.kind {
+        // A railroad ending is the last tool's own step: it counts like the steps before it
+        // (a chain of n tools is k of n). Other endings are reached, not done.
+        StateKind::Final { .. } if s.complete_on_entry => s.weight.max(0.0),
         StateKind::Choice | StateKind::Final { .. } => 0.0,
         StateKind::Atomic => s.weight.max(0.0),
         StateKind::Compound { .. } | StateKind::Parallel => {
@@ -170,7 +173,7 @@ impl Intervals {
             let finals: Vec<usize> = (0..kids.len())
                 .filter(|&i| chart.state(kids[i]).is_final())
                 .collect();
-            let mut total = finals.iter().map(|&i| rank[i]).fold(0.0, f64::max);
+            let mut total = finals.iter().map(|&i| rank[i] + w[i]).fold(0.0, f64::max);
             if total <= 0.0 {
                 total = (0..kids.len()).map(|i| rank[i] + w[i]).fold(0.0, f64::max);
             }

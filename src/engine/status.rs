@@ -54,7 +54,10 @@ impl Machine {
         let progress = self.progress(snap);
         let recovery = self.recovery(snap, snap.denied.as_ref());
         let mut allowed: Vec<String> = recovery.next.iter().map(|n| n.tool.clone()).collect();
-        let neutral: Vec<String> = chart.neutral.iter().map(as_called).collect();
+        // `neutral` and `denied` are rules as the sequence writes them; `allowed` is calls, as
+        // the agent makes them.
+        let neutral: Vec<String> = chart.neutral.iter().map(|p| p.to_string()).collect();
+        let mut refused: Vec<String> = Vec::new();
         let mut denied = Vec::new();
         for &sid in &snap.active {
             let st = chart.state(sid);
@@ -68,18 +71,19 @@ impl Machine {
                 }
             }
             for p in &st.policy.deny {
+                refused.push(as_called(p));
                 denied.push(ToolRule {
-                    pattern: as_called(p),
+                    pattern: p.to_string(),
                     by: format!("{} ({})", st.label, self.tier(sid)),
                 });
             }
         }
-        for n in &neutral {
-            if !allowed.contains(n) {
-                allowed.push(n.clone());
+        for n in chart.neutral.iter().map(as_called) {
+            if !allowed.contains(&n) {
+                allowed.push(n);
             }
         }
-        allowed.retain(|a| !denied.iter().any(|d| &d.pattern == a) && !self.refused_now(snap, a));
+        allowed.retain(|a| !refused.contains(a) && !self.refused_now(snap, a));
         Status {
             sequence: chart.name.clone(),
             description: chart.description.clone(),
