@@ -28,7 +28,7 @@ fn ctx(event: &str, text: &str) -> String {
 
 const LINE_START: &str =
     "[SEED SEQUENCE] \"starlog_initialization\" · step: start · next: starlog.check · 0% done";
-const LINE_CHECKED: &str = "[SEED SEQUENCE] \"starlog_initialization\" · step: starlog.check · next: starlog.orient · 33% done";
+const LINE_CHECKED: &str = "[SEED SEQUENCE] \"starlog_initialization\" · step: starlog.check · next: starlog.orient · 25% done";
 
 #[test]
 fn a_session_walks_through_every_answer() {
@@ -87,7 +87,7 @@ fn a_session_walks_through_every_answer() {
 
     // Stop: blocked while the sequence is unfinished, never when stop_hook_active, at most twice.
     let stop = |active: bool| ev("Stop", json!({ "stop_hook_active": active }));
-    let block = "{\"decision\":\"block\",\"reason\":\"seed [starlog_initialization]: \\\"starlog_initialization\\\" is not finished (33% done, at \\\"starlog.check\\\"). Continue with mcp__starlog__orient.\"}\n";
+    let block = "{\"decision\":\"block\",\"reason\":\"seed [starlog_initialization]: \\\"starlog_initialization\\\" is not finished (25% done, at \\\"starlog.check\\\"). Continue with mcp__starlog__orient.\"}\n";
     assert_eq!(s.hook(&[], stop(false)).stdout, block);
     assert_eq!(s.hook(&[], stop(true)).stdout, "");
     assert_eq!(s.hook(&[], stop(false)).stdout, block);

@@ -1,5 +1,6 @@
-//! Walks through the seed 000 sequences: each call with the verdict it gets, then the node,
-//! progress and next step the sequence is at.
+//! Walks through compound_intelligence, seed 000's master sequence: each call with the verdict
+//! it gets, then the node, progress and next step the sequence is at. The subchain sequences
+//! have their walks in `walks_master_subchains.rs`.
 
 mod common;
 
@@ -270,68 +271,6 @@ fn a_constraint_that_refuses_every_next_step_leaves_no_legal_step() {
             .iter()
             .all(|s| !s.starts_with("No legal step"))
     );
-}
-
-#[test]
-fn starlog_initialization_branches_and_joins() {
-    let mut w = Walk::builtin("starlog_initialization");
-    assert_eq!(w.next_tool().as_deref(), Some("mcp__starlog__check"));
-    w.call("mcp__starlog__check");
-    let through_init = w.call("mcp__starlog__init_project");
-    assert_eq!(through_init.kind, VerdictKind::Advance);
-    assert_eq!(w.next_tool().as_deref(), Some("mcp__starlog__orient"));
-    // off_path = warn: an unexpected tool goes through with a warning naming the next step.
-    let v = w.gate("Bash");
-    assert_eq!(
-        (v.kind, v.decision),
-        (VerdictKind::OffPath, Decision::Allow)
-    );
-    assert!(
-        v.warning
-            .as_deref()
-            .is_some_and(|m| m.contains("mcp__starlog__orient"))
-    );
-    w.call("mcp__starlog__orient");
-    w.call("mcp__starship__fly");
-    assert!(w.status().progress.done);
-}
-
-#[test]
-fn waypoint_journey_loops_until_completed() {
-    let mut w = Walk::builtin("waypoint_journey");
-    w.call("mcp__waypoint__start_waypoint_journey");
-    let after_start = w.overall();
-    for _ in 0..5 {
-        assert_eq!(
-            w.call("mcp__waypoint__navigate_to_next_waypoint").kind,
-            VerdictKind::Advance
-        );
-        assert!(w.status().progress.in_loop);
-    }
-    assert!(w.overall() >= after_start, "retries never lower progress");
-    w.call("mcp__waypoint__complete_journey");
-    assert_eq!(w.overall(), 100.0);
-}
-
-#[test]
-fn giint_workflow_allows_repeated_features_and_tasks() {
-    let mut w = Walk::builtin("giint_workflow");
-    for t in [
-        "mcp__giint__create_project",
-        "mcp__giint__add_feature",
-        "mcp__giint__add_feature",
-        "mcp__giint__add_task",
-        "mcp__giint__add_task",
-        "mcp__giint__respond",
-    ] {
-        assert_eq!(w.call(t).kind, VerdictKind::Advance, "{t}");
-    }
-    assert_eq!(
-        w.next_tool().as_deref(),
-        Some("mcp__giint__update_task_status")
-    );
-    w.call("mcp__giint__update_task_status");
-    assert!(w.status().progress.done);
 }
 
 #[test]

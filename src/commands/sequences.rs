@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::{CmdResult, sequence_search_dirs};
 use crate::dialects;
+use crate::report::sanitize;
 
 #[derive(Debug, Serialize)]
 pub struct SequenceInfo {
@@ -62,11 +63,20 @@ pub fn render_text(list: &[Result<SequenceInfo, dialects::LoadError>]) -> String
     let mut s = String::new();
     for item in list {
         match item {
+            // One line per field: a name or description from a file cannot forge a row.
             Ok(i) => s.push_str(&format!(
                 "{:<26} {:<13} {:>3} states  {}\n{:26} {}\n",
-                i.name, i.dialect, i.states, i.source, "", i.description
+                sanitize::clean(&i.name, 200),
+                i.dialect,
+                i.states,
+                sanitize::clean(&i.source, 400),
+                "",
+                sanitize::clean(&i.description, 2000)
             )),
-            Err(e) => s.push_str(&format!("error: {e}\n")),
+            Err(e) => s.push_str(&format!(
+                "error: {}\n",
+                sanitize::clean(&e.to_string(), 2000)
+            )),
         }
     }
     s
@@ -86,7 +96,7 @@ pub fn run(args: crate::cli::JsonArg) -> CmdResult {
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&to_json(&list))?)?;
     } else {
-        out!("{}", render_text(&list))?;
+        out!("{}", sanitize::terminal(&render_text(&list)))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use super::CmdResult;
 use crate::engine::{Machine, Snapshot, Status};
 use crate::report;
+use crate::report::sanitize;
 use crate::store::paths;
 use crate::store::record::Record;
 
@@ -27,6 +28,11 @@ pub fn fold(machine: &Machine, records: &[Record]) -> Snapshot {
 }
 
 pub fn run(args: crate::cli::StatusArgs, recovery: bool) -> CmdResult {
+    // Errors quote sequence files and paths: cleaned like the rest of the output.
+    run_checked(args, recovery).map_err(|e| sanitize::terminal(&e.to_string()).into())
+}
+
+fn run_checked(args: crate::cli::StatusArgs, recovery: bool) -> CmdResult {
     let Some(events) = &args.events else {
         return run_session(&args, recovery);
     };
@@ -35,6 +41,9 @@ pub fn run(args: crate::cli::StatusArgs, recovery: bool) -> CmdResult {
         args.sequence.as_deref(),
         None,
     )?;
+    if let Some(n) = v.skipped.notice() {
+        eprintln!("{n}");
+    }
     print_statuses(&[v.machine.status(&v.snap)], recovery, args.json)
 }
 
@@ -64,7 +73,8 @@ fn print_statuses(statuses: &[Status], recovery: bool, json: bool) -> CmdResult 
                 t.trim_end().to_string()
             })
             .collect();
-        texts.join("\n\n")
+        // Names, labels, tools and reasons come from sequence files and logs.
+        sanitize::terminal(&texts.join("\n\n"))
     };
     outln!("{}", out.trim_end())?;
     Ok(ExitCode::SUCCESS)
@@ -75,6 +85,10 @@ fn run_session(args: &crate::cli::StatusArgs, recovery: bool) -> CmdResult {
     let state = paths::state_dir()?;
     let pick = super::session_choice::Pick::from_env(args.session.as_deref());
     let views = super::view::session_views(&state, &pick, args.sequence.as_deref())?;
+    // One notice for the log, however many sequences it was stepped through.
+    if let Some(n) = views.first().and_then(|v| v.skipped.notice()) {
+        eprintln!("{n}");
+    }
     let statuses: Vec<Status> = views.iter().map(|v| v.machine.status(&v.snap)).collect();
     print_statuses(&statuses, recovery, args.json)
 }

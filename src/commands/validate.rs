@@ -9,6 +9,7 @@ use super::CmdResult;
 use crate::dialects;
 use crate::engine::Machine;
 use crate::engine::lint::{Lint, Severity};
+use crate::report::sanitize;
 
 #[derive(Debug, Serialize)]
 pub struct FileReport {
@@ -104,27 +105,33 @@ pub fn render_text(reports: &[FileReport]) -> String {
         let warnings = r.lints.len() - errors;
         match &r.sequence {
             Some(name) => s.push_str(&format!(
-                "{} {}: \"{name}\", {} states, {} transitions, {errors} errors, {warnings} warnings\n",
+                "{} {}: \"{}\", {} states, {} transitions, {errors} errors, {warnings} warnings\n",
                 if errors == 0 { "ok  " } else { "FAIL" },
-                r.source,
+                sanitize::clean(&r.source, 1000),
+                sanitize::clean(name, 200),
                 r.states,
                 r.transitions
             )),
-            None => s.push_str(&format!("FAIL {}\n", r.source)),
+            None => s.push_str(&format!("FAIL {}\n", sanitize::clean(&r.source, 1000))),
         }
         for l in &r.lints {
             let sev = match l.severity {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
             };
+            // One line per lint: a message or path quoting a file cannot forge another.
             let at = l
                 .span
                 .map(|sp| {
                     let file = l.file.as_deref().unwrap_or(&r.source);
-                    format!("{file}:{}:{}: ", sp.line, sp.col)
+                    format!("{}:{}:{}", sanitize::clean(file, 1000), sp.line, sp.col)
                 })
-                .unwrap_or_else(|| format!("{}: ", r.source));
-            s.push_str(&format!("  {at}{sev}[{}]: {}\n", l.code, l.message));
+                .unwrap_or_else(|| sanitize::clean(&r.source, 1000));
+            s.push_str(&format!(
+                "  {at}: {sev}[{}]: {}\n",
+                l.code,
+                sanitize::clean(&l.message, 4000)
+            ));
         }
     }
     s
@@ -137,10 +144,20 @@ pub fn failed(reports: &[FileReport]) -> bool {
 
 pub fn run(args: crate::cli::ValidateArgs) -> CmdResult {
     let reports = validate_paths(&args.paths);
+    if reports.is_empty() {
+        // Saying nothing and succeeding would read as "all valid".
+        let names: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(sanitize::terminal(&format!(
+            "no sequence files (.json, .yaml, .yml, .toml, .mmd) found in {}",
+            names.join(", ")
+        ))
+        .into());
+    }
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&reports)?)?;
     } else {
-        out!("{}", render_text(&reports))?;
+        // Messages quote sequence files (names, keys, tools) and paths.
+        out!("{}", sanitize::terminal(&render_text(&reports)))?;
     }
     Ok(if failed(&reports) {
         ExitCode::from(1)

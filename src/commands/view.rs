@@ -23,6 +23,50 @@ pub struct View {
     pub records: Vec<Record>,
     /// The session's log, for a view of a session.
     pub log: Option<PathBuf>,
+    /// What reading the log passed over; the face says so once (`notice`).
+    pub skipped: Skipped,
+}
+
+/// Lines of a log that were not folded.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Skipped {
+    pub log: PathBuf,
+    /// Not a record (a crash's torn last line, or garbage).
+    pub malformed: usize,
+    /// Records of a newer format than this seed reads: skipped, not misread.
+    pub newer: usize,
+}
+
+impl Skipped {
+    fn of(log: &Path, records: &[Record], malformed: usize) -> Skipped {
+        Skipped {
+            log: log.to_path_buf(),
+            malformed,
+            newer: records.iter().filter(|r| r.is_newer()).count(),
+        }
+    }
+
+    /// One line for stderr, when anything was skipped.
+    pub fn notice(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if self.malformed > 0 {
+            parts.push(format!("{} malformed line(s)", self.malformed));
+        }
+        if self.newer > 0 {
+            parts.push(format!(
+                "{} record(s) of a newer format (v{} or later; update seed to read them)",
+                self.newer,
+                crate::store::record::RECORD_VERSION + 1
+            ));
+        }
+        (!parts.is_empty()).then(|| {
+            crate::report::sanitize::terminal(&format!(
+                "seed: skipped {} in {}",
+                parts.join(" and "),
+                self.log.display()
+            ))
+        })
+    }
 }
 
 /// The state directory as the hook chooses it (`$SEED_HOME`, `$HEAVEN_DATA_DIR/seed`, XDG).
@@ -54,12 +98,7 @@ pub fn session_views(
     let info = session_choice::choose(state, pick)?;
     let log_len = std::fs::metadata(&info.log)?.len();
     let (records, bad) = read_records(&info.log)?;
-    if bad > 0 {
-        eprintln!(
-            "seed: skipped {bad} malformed line(s) in {}",
-            info.log.display()
-        );
-    }
+    let skipped = Skipped::of(&info.log, &records, bad);
     let mut views = Vec::new();
     if let Some(name) = sequence {
         let machine = Machine::new(dialects::resolve(name, &sequence_search_dirs())?.chart);
@@ -69,6 +108,7 @@ pub fn session_views(
             snap,
             records: Vec::new(),
             log: Some(info.log.clone()),
+            skipped,
         });
     } else {
         for name in &info.sequences {
@@ -86,6 +126,7 @@ pub fn session_views(
                 snap,
                 records: Vec::new(),
                 log: Some(info.log.clone()),
+                skipped: skipped.clone(),
             });
         }
     }
@@ -100,17 +141,8 @@ pub fn load_view(
     sequence: Option<&str>,
     state: Option<&Path>,
 ) -> Result<View, CmdError> {
-    let records = match source {
-        Source::Events(path) => {
-            let (records, bad) = read_records(path)?;
-            if bad > 0 {
-                eprintln!(
-                    "seed: skipped {bad} malformed line(s) in {}",
-                    path.display()
-                );
-            }
-            records
-        }
+    let (path, (records, bad)) = match source {
+        Source::Events(path) => (*path, read_records(path)?),
         Source::Session(pick) => {
             let Some(dir) = state else {
                 return Err("no state directory: set SEED_HOME".into());
@@ -125,6 +157,7 @@ pub fn load_view(
     Ok(View {
         machine,
         snap,
+        skipped: Skipped::of(path, &records, bad),
         records,
         log: None,
     })

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::ir::{Action, Guard, Span, StateId, StateKind, Trigger};
 use super::machine::Machine;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     Warning,
@@ -56,6 +56,10 @@ impl Machine {
         self.lint_tools(&mut out);
         self.lint_bands(&mut out);
         self.lint_guards(&mut out);
+        // One problem, one lint: a guard a dialect copies into several transitions (seed
+        // 000's constraints negate every earlier `when`) is reported where it is first read.
+        let mut seen = std::collections::HashSet::new();
+        out.retain(|l| seen.insert((l.severity, l.code.clone(), l.message.clone())));
         out.sort_by_key(|l| std::cmp::Reverse(l.severity));
         out
     }

@@ -13,6 +13,7 @@ pub mod machine;
 pub mod pattern;
 pub mod progress;
 pub mod recovery;
+pub mod sets;
 pub mod snapshot;
 pub mod status;
 pub mod step;

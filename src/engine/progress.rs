@@ -49,6 +49,9 @@ pub struct Progress {
 fn effective_weight(chart: &Chart, id: StateId) -> f64 {
     let s = chart.state(id);
     match s.kind {
+        // A railroad ending is the last tool's own step: it counts like the steps before it
+        // (a chain of n tools is k of n). Other endings are reached, not done.
+        StateKind::Final { .. } if s.complete_on_entry => s.weight.max(0.0),
         StateKind::Choice | StateKind::Final { .. } => 0.0,
         StateKind::Atomic => s.weight.max(0.0),
         StateKind::Compound { .. } | StateKind::Parallel => {
@@ -170,7 +173,7 @@ impl Intervals {
             let finals: Vec<usize> = (0..kids.len())
                 .filter(|&i| chart.state(kids[i]).is_final())
                 .collect();
-            let mut total = finals.iter().map(|&i| rank[i]).fold(0.0, f64::max);
+            let mut total = finals.iter().map(|&i| rank[i] + w[i]).fold(0.0, f64::max);
             if total <= 0.0 {
                 total = (0..kids.len()).map(|i| rank[i] + w[i]).fold(0.0, f64::max);
             }
@@ -357,18 +360,36 @@ impl Machine {
         let layers = if chart.bands.is_empty() {
             self.nested_layers(snap)
         } else {
+            // Exactly one current layer: the one holding the active step; before the first
+            // step or at an unlisted state, the one the overall value falls in.
+            let current = chart
+                .bands
+                .iter()
+                .position(|b| b.states.iter().any(|s| snap.is_active(*s)))
+                .or_else(|| {
+                    chart
+                        .bands
+                        .iter()
+                        .position(|b| overall >= b.lo && overall < b.hi)
+                })
+                .or_else(|| {
+                    chart
+                        .bands
+                        .iter()
+                        .rposition(|b| overall >= b.lo && overall <= b.hi)
+                });
             chart
                 .bands
                 .iter()
-                .map(|b| {
+                .enumerate()
+                .map(|(i, b)| {
                     let width = (b.hi - b.lo).max(1e-9);
                     Layer {
                         name: b.name.clone(),
                         lo: b.lo,
                         hi: b.hi,
                         value: (((overall - b.lo) / width) * 100.0).clamp(0.0, 100.0),
-                        current: b.states.iter().any(|s| snap.is_active(*s))
-                            || (overall >= b.lo && overall < b.hi),
+                        current: current == Some(i),
                     }
                 })
                 .collect()

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::event::Event;
 use super::ir::StateId;
 
 /// Reader values sampled by the host for one step (reader name → value, `null` when absent).
@@ -45,6 +46,13 @@ pub struct Snapshot {
     /// to suggest are named as the agent sees them (`mcp__plugin_seed_seed__status`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub plugins: BTreeMap<String, String>,
+    /// The newest call a gate denied since the configuration last changed: recovery shows the
+    /// way to it. Its input is kept only when small (the snapshot is saved on every call).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub denied: Option<Event>,
+    /// The last step hit the microstep cap: eventless transitions kept firing (a livelock).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub livelock: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

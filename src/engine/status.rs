@@ -39,6 +39,12 @@ pub struct Status {
     pub recovery: Recovery,
     pub halted: bool,
     pub failed: Option<String>,
+    /// The last step never settled: eventless transitions kept firing until the microstep
+    /// cap (a fault of the sequence, not of the agent).
+    pub livelock: bool,
+    /// The newest call denied since the configuration last changed, as Claude Code names it;
+    /// `recovery` shows the way to it.
+    pub denied_call: Option<String>,
     pub events: u64,
 }
 
@@ -46,34 +52,38 @@ impl Machine {
     pub fn status(&self, snap: &Snapshot) -> Status {
         let chart = &self.chart;
         let progress = self.progress(snap);
-        let recovery = self.recovery(snap, None);
+        let recovery = self.recovery(snap, snap.denied.as_ref());
         let mut allowed: Vec<String> = recovery.next.iter().map(|n| n.tool.clone()).collect();
+        // `neutral` and `denied` are rules as the sequence writes them; `allowed` is calls, as
+        // the agent makes them.
         let neutral: Vec<String> = chart.neutral.iter().map(|p| p.to_string()).collect();
+        let mut refused: Vec<String> = Vec::new();
         let mut denied = Vec::new();
         for &sid in &snap.active {
             let st = chart.state(sid);
             // A deep-state constraint's list narrows what is allowed; it grants nothing.
             if !self.is_monitor(sid) {
                 for p in &st.policy.allow {
-                    let s = p.to_string();
+                    let s = as_called(p);
                     if !allowed.contains(&s) {
                         allowed.push(s);
                     }
                 }
             }
             for p in &st.policy.deny {
+                refused.push(as_called(p));
                 denied.push(ToolRule {
                     pattern: p.to_string(),
                     by: format!("{} ({})", st.label, self.tier(sid)),
                 });
             }
         }
-        for n in &neutral {
-            if !allowed.contains(n) {
-                allowed.push(n.clone());
+        for n in chart.neutral.iter().map(as_called) {
+            if !allowed.contains(&n) {
+                allowed.push(n);
             }
         }
-        allowed.retain(|a| !denied.iter().any(|d| &d.pattern == a) && !self.refused_now(snap, a));
+        allowed.retain(|a| !refused.contains(a) && !self.refused_now(snap, a));
         Status {
             sequence: chart.name.clone(),
             description: chart.description.clone(),
@@ -94,14 +104,16 @@ impl Machine {
             recovery,
             halted: snap.halted,
             failed: snap.failed.map(|f| chart.state(f).label.clone()),
+            livelock: snap.livelock,
+            denied_call: snap.denied.as_ref().map(Event::claude_tool_name),
             events: snap.steps,
         }
     }
 
     /// An active state's policy refuses the plain tool name `name` (tier 1 ∩ tier 2). Entries
-    /// that carry input or are not tools (`/cmd`, `Skill(…)`, globs) are kept as listed.
+    /// that carry input or are not tools (`/cmd`, `skill:…`, `Skill(…)`, globs) are kept as listed.
     fn refused_now(&self, snap: &Snapshot, name: &str) -> bool {
-        if name.contains(['(', '*', '?', '[']) || name.starts_with('/') {
+        if name.contains(['(', '*', '?', '[', ':']) || name.starts_with('/') {
             return false;
         }
         let ev = Event::tool(name, serde_json::Value::Null);
@@ -168,6 +180,24 @@ impl Machine {
         );
         truncate_chars(&line, 300)
     }
+}
+
+/// A pattern spelled as the agent calls the tool: `waypoint.navigate` → `mcp__waypoint__navigate`,
+/// `seed.*` → `mcp__seed__*`; built-in tools, kinds (`skill:…`, `/command`) and input
+/// matchers are kept as written. One spelling, so a list never names a tool twice.
+fn as_called(p: &super::pattern::Pattern) -> String {
+    let shown = p.to_string();
+    shown
+        .split('|')
+        .map(|alt| {
+            let (head, args) = alt.split_at(alt.find('(').unwrap_or(alt.len()));
+            if head.starts_with('/') || head.contains(':') {
+                return alt.to_string();
+            }
+            format!("{}{args}", super::event::claude_tool_name(head))
+        })
+        .collect::<Vec<_>>()
+        .join("|")
 }
 
 pub fn truncate_chars(s: &str, max: usize) -> String {

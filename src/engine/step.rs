@@ -90,6 +90,8 @@ impl Machine {
             recent_denials: Vec::new(),
             last_event: None,
             plugins: Default::default(),
+            denied: None,
+            livelock: false,
         };
         for (k, v) in &chart.vars {
             match (k.strip_prefix("flags."), v) {
@@ -106,6 +108,7 @@ impl Machine {
         let mut internal = VecDeque::new();
         self.enter(&mut snap, &entry, &Value::Null, &mut internal, &mut report);
         self.settle(&mut snap, &Event::lifecycle("start"), internal, &mut report);
+        snap.livelock = report.livelock;
         snap.highest = self.overall(&snap);
         snap
     }
@@ -129,6 +132,9 @@ impl Machine {
         match phase {
             Phase::Gate => {
                 let v = verdict::gate(self, snap, event);
+                if v.decision != verdict::Decision::Allow {
+                    snap.denied = Some(denied_call(event));
+                }
                 report.verdict = Some(v);
             }
             Phase::Stop => {
@@ -141,6 +147,7 @@ impl Machine {
             Phase::Advance => self.advance(snap, event, &mut report),
         }
         snap.last_event = Some(event.key());
+        snap.livelock = report.livelock;
         let overall = self.overall(snap);
         if overall > snap.highest {
             snap.highest = overall;
@@ -168,10 +175,12 @@ impl Machine {
     ) {
         loop {
             if report.microsteps.len() >= MICROSTEP_CAP {
-                report.livelock = true;
-                report.notes.push(format!(
-                    "livelock: more than {MICROSTEP_CAP} microsteps without a stable configuration"
-                ));
+                if !report.livelock {
+                    report.livelock = true;
+                    report.notes.push(format!(
+                        "livelock: more than {MICROSTEP_CAP} microsteps without a stable configuration"
+                    ));
+                }
                 return;
             }
             let eventless = self.select(snap, None);
@@ -263,93 +272,6 @@ impl Machine {
             .collect()
     }
 
-    /// The state whose descendants a transition exits: its least common compound ancestor, or
-    /// the source itself when every target lies inside a compound source (no re-entry).
-    pub fn domain(&self, ti: usize) -> Option<StateId> {
-        let t = &self.chart.transitions[ti];
-        if t.targets.is_empty() {
-            return None;
-        }
-        let src = self.chart.state(t.source);
-        if matches!(src.kind, StateKind::Compound { .. })
-            && t.targets
-                .iter()
-                .all(|&x| x != t.source && self.chart.is_descendant_or_self(x, t.source))
-        {
-            return Some(t.source);
-        }
-        let mut cand = self.chart.state(t.source).parent;
-        while let Some(c) = cand {
-            let st = self.chart.state(c);
-            let compound_like = c == StateId::ROOT || matches!(st.kind, StateKind::Compound { .. });
-            if compound_like
-                && t.targets
-                    .iter()
-                    .all(|&x| self.chart.is_descendant_or_self(x, c))
-            {
-                return Some(c);
-            }
-            cand = st.parent;
-        }
-        Some(StateId::ROOT)
-    }
-
-    fn exit_set(&self, snap: &Snapshot, ti: usize) -> BTreeSet<StateId> {
-        match self.domain(ti) {
-            None => BTreeSet::new(),
-            Some(d) => snap
-                .active
-                .iter()
-                .copied()
-                .filter(|&s| s != d && self.chart.is_descendant_or_self(s, d))
-                .collect(),
-        }
-    }
-
-    /// States entered when `targets` are entered below `domain`, with default completion.
-    pub(crate) fn entry_set(
-        &self,
-        targets: &[StateId],
-        domain: Option<StateId>,
-    ) -> BTreeSet<StateId> {
-        let mut set = BTreeSet::new();
-        for &t in targets {
-            set.insert(t);
-            for a in self.chart.ancestors(t) {
-                if Some(a) == domain {
-                    break;
-                }
-                set.insert(a);
-            }
-        }
-        loop {
-            let mut added = Vec::new();
-            for &s in &set {
-                let st = self.chart.state(s);
-                match &st.kind {
-                    StateKind::Compound { initial }
-                        if !st.children.iter().any(|c| set.contains(c)) =>
-                    {
-                        added.push(*initial);
-                    }
-                    StateKind::Parallel => {
-                        for c in &st.children {
-                            if !set.contains(c) {
-                                added.push(*c);
-                            }
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            if added.is_empty() {
-                break;
-            }
-            set.extend(added);
-        }
-        set
-    }
-
     fn microstep(
         &self,
         snap: &mut Snapshot,
@@ -383,6 +305,8 @@ impl Machine {
             // A state change resets the deadlock breaker: the agent made progress.
             snap.denials.clear();
             snap.stop_blocks = 0;
+            // Recovery now starts from the new configuration, not from an old denial.
+            snap.denied = None;
         }
         report.microsteps.push(Microstep {
             event: if transitions
@@ -468,6 +392,25 @@ impl Machine {
             self.step(&mut snap, phase, ev, facts);
         }
         snap
+    }
+}
+
+/// Largest tool input (serialized) kept with a denied call in the snapshot.
+const DENIED_INPUT_BYTES: usize = 1024;
+
+/// A denied call as the snapshot keeps it: a large input (a file being written) is dropped.
+fn denied_call(event: &Event) -> Event {
+    let small = event.input.is_null() || event.input.to_string().len() <= DENIED_INPUT_BYTES;
+    Event {
+        kind: event.kind,
+        name: event.name.clone(),
+        input: if small {
+            event.input.clone()
+        } else {
+            Value::Null
+        },
+        // Named as it was made when recovery shows the way to it.
+        plugin: event.plugin.clone(),
     }
 }
 

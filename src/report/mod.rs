@@ -1,6 +1,8 @@
 //! Text and JSON renderings of the engine's `Status`, shared by the CLI, the MCP tools and the
 //! prompt injection, so every face says the same thing.
 
+pub mod sanitize;
+
 use serde_json::{Value, json};
 
 use crate::engine::Status;
@@ -23,7 +25,36 @@ pub fn ascii_bar(fraction: f64, width: usize, full: char, empty: char) -> String
 
 const BAR: usize = 24;
 
+/// Longest text one field of a status shows in a terminal.
+const FIELD_CHARS: usize = 2000;
+
+/// A copy of `st` whose text fields are each one clean line (names, labels, tools and reasons
+/// come from sequence files and logs: no escape sequence, no forged line).
+fn cleaned(st: &Status) -> Status {
+    let one = |s: &mut String| *s = sanitize::clean(s, FIELD_CHARS);
+    let mut st = st.clone();
+    for f in [&mut st.sequence, &mut st.breadcrumb, &mut st.step] {
+        one(f);
+    }
+    st.progress.layers.iter_mut().for_each(|l| one(&mut l.name));
+    st.allowed.iter_mut().for_each(one);
+    for d in &mut st.denied {
+        one(&mut d.pattern);
+        one(&mut d.by);
+    }
+    for n in st.next.iter_mut().chain(st.recovery.next.iter_mut()) {
+        one(&mut n.tool);
+        one(&mut n.leads_to);
+        n.blocked_by.iter_mut().for_each(one);
+    }
+    st.recovery.suggestions.iter_mut().for_each(one);
+    st.denied_call.iter_mut().for_each(one);
+    st.failed.iter_mut().for_each(one);
+    st
+}
+
 pub fn status_text(st: &Status) -> String {
+    let st = &cleaned(st);
     let mut s = String::new();
     s.push_str(&format!(
         "{}  ({}, {})\n",
@@ -92,11 +123,20 @@ pub fn status_text(st: &Status) -> String {
             .collect();
         s.push_str(&format!("denied:  {}\n", d.join(", ")));
     }
+    if let Some(d) = &st.denied_call {
+        s.push_str(&format!("last denied call: {d}\n"));
+    }
     if let Some(f) = &st.failed {
         s.push_str(&format!("failed:  {f}\n"));
     }
+    if st.livelock {
+        s.push_str(&format!("livelock: {LIVELOCK}\n"));
+    }
     s
 }
+
+/// What a livelock means for the user: the sequence, not the agent, needs fixing.
+pub const LIVELOCK: &str = "the sequence did not settle (eventless transitions kept firing up to the microstep cap); fix its eventless loop — `seed validate` points at it";
 
 pub fn status_json(st: &Status) -> Value {
     json!({
@@ -115,15 +155,24 @@ pub fn status_json(st: &Status) -> Value {
         "recovery": st.recovery.suggestions,
         "halted": st.halted,
         "failed": st.failed,
+        "livelock": st.livelock,
+        "denied_call": st.denied_call,
         "events": st.events,
     })
 }
 
 pub fn recovery_text(st: &Status) -> String {
+    let st = &cleaned(st);
     let mut s = format!(
         "{} — at \"{}\" ({:.0}% done)\n",
         st.sequence, st.step, st.progress.overall
     );
+    if let Some(d) = &st.denied_call {
+        s.push_str(&format!("  last denied call: {d}\n"));
+    }
+    if st.livelock {
+        s.push_str(&format!("  livelock: {LIVELOCK}\n"));
+    }
     if st.recovery.suggestions.is_empty() {
         s.push_str("  nothing to recover: the sequence is finished\n");
     }
@@ -138,6 +187,9 @@ pub fn recovery_json(st: &Status) -> Value {
         "sequence": st.sequence,
         "current": st.current,
         "next": st.recovery.next,
+        "denied_call": st.denied_call,
+        "path_to_denied": st.recovery.path_to_denied,
+        "livelock": st.livelock,
         "ending": st.recovery.ending,
         "suggestions": st.recovery.suggestions,
     })

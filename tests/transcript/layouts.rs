@@ -139,7 +139,8 @@ fn inline_sidechains_become_subagent_lanes_closed_by_their_task_result() {
             "SessionEnd",
         ]
     );
-    assert_eq!(find(&t, "SubagentStop").phase, Some(Phase::Stop));
+    // As the hook steps it: an event a sequence may react to, never a stop gate.
+    assert_eq!(find(&t, "SubagentStop").phase, Some(Phase::Advance));
     assert_eq!(t.tool_use_ids, 2);
 }
 

@@ -1,0 +1,234 @@
+//! The master-sequence dialect of seed 000: `tool_transitions` become the railroad (tier 1),
+//! `state_constraints` + `state_readers` a parallel context region whose policies intersect
+//! with it (tier 2), `progress_layers` progress bands.
+//!
+//! The JSON of the seed loads exactly as written. Extensions (all optional): `start`,
+//! `neutral_tools`, `enforcement`, `off_path`, `fail`, `deadlock`, `stop`, `aliases`, `when` on
+//! a constraint, reader objects, `steps` on a layer, `{ "tool", "input" }` entries in
+//! `next_allowed`, and `description`, `allowed_tools` and `weight` on a tool.
+//!
+//! One file per part of the format: `settings` (modes and lists), `railroad` (tier 1),
+//! `readers` and `context` (tier 2), `guard` (JSON guards), `layers` (bands); `strict` parses
+//! the JSON, `spans` finds where keys sit.
+
+mod context;
+mod guard;
+mod layers;
+mod railroad;
+mod readers;
+mod settings;
+mod spans;
+mod strict;
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use super::Loaded;
+use super::locate::{LoadError, find_path};
+use crate::engine::build::ChartBuilder;
+use crate::engine::ir::{Dialect, StateId, StateKind};
+use crate::engine::pattern::Pattern;
+
+pub use guard::parse_guard;
+pub use readers::preset_reader;
+
+/// The file being loaded, for errors that point into it.
+struct Ctx<'a> {
+    file: &'a str,
+    text: &'a str,
+}
+
+impl Ctx<'_> {
+    fn err(&self, path: &[&str], msg: impl Into<String>) -> LoadError {
+        let quoted: Vec<String> = path.iter().map(|p| format!("\"{p}\"")).collect();
+        let refs: Vec<&str> = quoted.iter().map(String::as_str).collect();
+        let (line, col) = find_path(self.text, &refs);
+        LoadError::at(self.file, line, col, msg)
+    }
+}
+
+/// The JSON of a master sequence: an object, or seed 000's sketches written as bare members
+/// (`"tool_transitions": {…}`). A byte-order mark is skipped; duplicate keys are errors.
+fn parse(file: &str, text: &str) -> Result<Value, LoadError> {
+    let e = match strict::from_str(text) {
+        Ok(v) => return Ok(v),
+        Err(e) => e,
+    };
+    let at = |e: &serde_json::Error, line_shift: bool| {
+        let (line, mut col) = (e.line() as u32, e.column() as u32);
+        // The wrapped text has one `{` before the first line.
+        if line_shift && line == 1 {
+            col = col.saturating_sub(1).max(1);
+        }
+        let msg = match e.classify() {
+            serde_json::error::Category::Data => strip_pos(&e.to_string()),
+            _ => format!("invalid JSON: {}", strip_pos(&e.to_string())),
+        };
+        LoadError::at(file, line, col, msg)
+    };
+    if !text.trim_start().starts_with('"') {
+        return Err(at(&e, false));
+    }
+    match strict::from_str(&format!("{{{text}\n}}")) {
+        Ok(v) => Ok(v),
+        // The sketch parses as members, but says something wrong (a duplicate key).
+        Err(e2) if e2.classify() == serde_json::error::Category::Data => Err(at(&e2, true)),
+        Err(_) => Err(at(&e, false)),
+    }
+}
+
+pub fn load(file: &str, text: &str) -> Result<Loaded, LoadError> {
+    // Editors on Windows may start a UTF-8 file with a byte-order mark; JSON has no use for it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.trim().is_empty() {
+        return Err(LoadError::at(
+            file,
+            1,
+            1,
+            "empty file: expected a sequence definition",
+        ));
+    }
+    let cx = Ctx { file, text };
+    let root = parse(file, text)?;
+    let Value::Object(obj) = root else {
+        return Err(LoadError::at(
+            file,
+            1,
+            1,
+            "expected a JSON object with `name` and `tool_transitions`",
+        ));
+    };
+    const KNOWN: &[&str] = &[
+        "name",
+        "description",
+        "tool_transitions",
+        "state_constraints",
+        "state_readers",
+        "progress_layers",
+        "start",
+        "neutral_tools",
+        "enforcement",
+        "off_path",
+        "fail",
+        "deadlock",
+        "stop",
+        "aliases",
+        "version",
+        "$schema",
+    ];
+    for k in obj.keys() {
+        if !KNOWN.contains(&k.as_str()) {
+            return Err(cx.err(
+                &[k],
+                format!("unknown key `{k}`: expected one of {}", KNOWN.join(", ")),
+            ));
+        }
+    }
+    // A sketch without a name is named after its file.
+    let stem = std::path::Path::new(file)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("sequence")
+        .to_string();
+    let name = match obj.get("name") {
+        Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
+        Some(_) => return Err(cx.err(&["name"], "`name` must be a non-empty string")),
+        None => stem,
+    };
+    let constraints = obj
+        .get("state_constraints")
+        .map(|v| as_object(&cx, v, "state_constraints"))
+        .transpose()?;
+    let empty = Map::new();
+    let transitions = match obj.get("tool_transitions") {
+        Some(Value::Object(m)) if !m.is_empty() => m,
+        Some(_) => {
+            return Err(cx.err(
+                &["tool_transitions"],
+                "`tool_transitions` must be a non-empty object of tool → { next_allowed: [...] }",
+            ));
+        }
+        None if constraints.is_some() => &empty,
+        None => {
+            return Err(LoadError::at(
+                file,
+                1,
+                1,
+                "missing `tool_transitions`: expected an object of tool → { next_allowed: [...] }",
+            ));
+        }
+    };
+    let mut b = ChartBuilder::new(&name, Dialect::MasterJson, constraints.is_some());
+    b.chart_mut().description = obj
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    settings::settings(&cx, &obj, &mut b)?;
+
+    let has_railroad = !transitions.is_empty();
+    let railroad_parent = if constraints.is_some() && has_railroad {
+        let r = b
+            .add_state(
+                StateId::ROOT,
+                "railroad",
+                StateKind::Compound {
+                    initial: StateId::ROOT,
+                },
+            )
+            .map_err(|e| cx.err(&["tool_transitions"], e.to_string()))?;
+        b.state_mut(r).label = "railroad".into();
+        r
+    } else {
+        StateId::ROOT
+    };
+    let tools = if has_railroad {
+        railroad::railroad(&cx, transitions, &obj, &mut b, railroad_parent)?
+    } else {
+        BTreeMap::new()
+    };
+    readers::readers(&cx, &obj, &mut b)?;
+    if let Some(cons) = constraints {
+        context::context(&cx, cons, &mut b)?;
+    }
+    layers::layers(&cx, &obj, &mut b, &tools)?;
+    let chart = b
+        .finish()
+        .map_err(|e| LoadError::at(file, 1, 1, e.to_string()))?;
+    Ok(Loaded {
+        chart,
+        source: file.to_string(),
+        warnings: Vec::new(),
+    })
+}
+
+/// A tool pattern named at `path`: never empty (an empty name would match no call Claude Code
+/// makes, so the step could never be taken).
+fn tool_pattern(cx: &Ctx, path: &[&str], name: &str) -> Result<Pattern, LoadError> {
+    if name.trim().is_empty() {
+        let mut at = path.to_vec();
+        at.push("");
+        return Err(cx.err(
+            &at,
+            "empty tool name: expected a tool such as `starlog.orient`, `mcp__starlog__orient` or `Read`",
+        ));
+    }
+    Pattern::parse(name).map_err(|e| {
+        let mut at = path.to_vec();
+        at.push(name);
+        cx.err(&at, e.to_string())
+    })
+}
+
+fn strip_pos(msg: &str) -> String {
+    match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg.to_string(),
+    }
+}
+
+fn as_object<'v>(cx: &Ctx, v: &'v Value, key: &str) -> Result<&'v Map<String, Value>, LoadError> {
+    v.as_object()
+        .ok_or_else(|| cx.err(&[key], format!("`{key}` must be an object")))
+}

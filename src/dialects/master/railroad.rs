@@ -1,0 +1,262 @@
+//! Tier 1: `tool_transitions` become the railroad — one state per tool ("this tool was just
+//! used"), one transition per `next_allowed` entry.
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde_json::{Map, Value};
+
+use super::Ctx;
+use super::spans::key_spans;
+use crate::dialects::locate::LoadError;
+use crate::engine::build::ChartBuilder;
+use crate::engine::ir::{InputMatcher, Outcome, StateId, StateKind, Transition, Trigger};
+use crate::engine::pattern::Pattern;
+
+/// One entry of `next_allowed`: a tool name, or `{ "tool": …, "input": { "/pointer": "glob" } }`.
+fn next_entry(cx: &Ctx, from: &str, v: &Value) -> Result<(String, Pattern), LoadError> {
+    match v {
+        Value::String(s) => Ok((s.clone(), tool_pattern(cx, from, s)?)),
+        Value::Object(o) => {
+            let tool = o.get("tool").and_then(Value::as_str).ok_or_else(|| {
+                cx.err(
+                    &["tool_transitions", from, "next_allowed"],
+                    "a `next_allowed` object needs a `tool` string",
+                )
+            })?;
+            let mut pat = tool_pattern(cx, from, tool)?;
+            if let Some(inp) = o.get("input") {
+                let inp = inp.as_object().ok_or_else(|| {
+                    cx.err(
+                        &["tool_transitions", from, "input"],
+                        "`input` must map JSON pointers to values",
+                    )
+                })?;
+                for (ptr, want) in inp {
+                    let ptr = if ptr.starts_with('/') {
+                        ptr.clone()
+                    } else {
+                        format!("/{ptr}")
+                    };
+                    let m = match want {
+                        Value::String(g) => InputMatcher::Glob(g.clone()),
+                        other => InputMatcher::Equals(other.clone()),
+                    };
+                    pat = pat.with_input(&ptr, m);
+                }
+            }
+            Ok((tool.to_string(), pat))
+        }
+        _ => Err(cx.err(
+            &["tool_transitions", from, "next_allowed"],
+            "`next_allowed` entries must be tool names or { \"tool\", \"input\" } objects",
+        )),
+    }
+}
+
+fn tool_pattern(cx: &Ctx, from: &str, name: &str) -> Result<Pattern, LoadError> {
+    super::tool_pattern(cx, &["tool_transitions", from], name)
+}
+
+/// The largest `weight` a step may have: enough to make one step dominate, small enough that
+/// sums stay exact.
+const MAX_WEIGHT: f64 = 1_000_000.0;
+
+/// Build the railroad: a `start` state, one state per tool ("this tool was just used"), one
+/// transition per `next_allowed` entry. Returns tool name → state.
+pub(super) fn railroad(
+    cx: &Ctx,
+    transitions: &Map<String, Value>,
+    obj: &Map<String, Value>,
+    b: &mut ChartBuilder,
+    parent: StateId,
+) -> Result<BTreeMap<String, StateId>, LoadError> {
+    // Collect edges first: tools named only in next_allowed are states too.
+    let mut order: Vec<String> = Vec::new();
+    // Membership by set: a long chain must load in linear time.
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut edges: Vec<(String, String, Pattern)> = Vec::new();
+    let mut descriptions: BTreeMap<String, String> = BTreeMap::new();
+    // Extension: tools the agent may also use while the railroad is at this step (tier 1's
+    // own allowance; a constraint still narrows it).
+    let mut also: BTreeMap<String, Vec<Pattern>> = BTreeMap::new();
+    let mut weights: BTreeMap<String, f64> = BTreeMap::new();
+    for (tool, spec) in transitions {
+        super::tool_pattern(cx, &["tool_transitions"], tool)?;
+        if seen.insert(tool.clone()) {
+            order.push(tool.clone());
+        }
+        let spec = spec.as_object().ok_or_else(|| {
+            cx.err(
+                &["tool_transitions", tool],
+                format!("`{tool}` must be an object like {{ \"next_allowed\": [...] }}"),
+            )
+        })?;
+        for k in spec.keys() {
+            if !["next_allowed", "allowed_tools", "description", "weight"].contains(&k.as_str()) {
+                return Err(cx.err(&["tool_transitions", tool, k], format!("unknown key `{k}` in `{tool}`: expected next_allowed, allowed_tools, description or weight")));
+            }
+        }
+        if let Some(list) = spec.get("allowed_tools") {
+            let list = list.as_array().ok_or_else(|| {
+                cx.err(
+                    &["tool_transitions", tool, "allowed_tools"],
+                    format!("`{tool}.allowed_tools` must be an array of tool names"),
+                )
+            })?;
+            let mut pats = Vec::with_capacity(list.len());
+            for item in list {
+                let name = item.as_str().ok_or_else(|| {
+                    cx.err(
+                        &["tool_transitions", tool, "allowed_tools"],
+                        format!("`{tool}.allowed_tools` entries must be tool names"),
+                    )
+                })?;
+                pats.push(tool_pattern(cx, tool, name)?);
+            }
+            also.insert(tool.clone(), pats);
+        }
+        if let Some(d) = spec.get("description").and_then(Value::as_str) {
+            descriptions.insert(tool.clone(), d.to_string());
+        }
+        if let Some(w) = spec.get("weight") {
+            let w = w
+                .as_f64()
+                .filter(|w| w.is_finite() && (0.0..=MAX_WEIGHT).contains(w))
+                .ok_or_else(|| {
+                    cx.err(
+                        &["tool_transitions", tool, "weight"],
+                        format!(
+                            "`{tool}.weight` must be a number from 0 to {MAX_WEIGHT}: how much this step counts for progress (default 1)"
+                        ),
+                    )
+                })?;
+            weights.insert(tool.clone(), w);
+        }
+        let next = match spec.get("next_allowed") {
+            None => Vec::new(),
+            Some(Value::Array(a)) => a.clone(),
+            Some(_) => {
+                return Err(cx.err(
+                    &["tool_transitions", tool, "next_allowed"],
+                    format!("`{tool}.next_allowed` must be an array"),
+                ));
+            }
+        };
+        for n in &next {
+            let (name, pat) = next_entry(cx, tool, n)?;
+            if seen.insert(name.clone()) {
+                order.push(name.clone());
+            }
+            edges.push((tool.clone(), name, pat));
+        }
+    }
+    // A tool's own key; for tools only named in `next_allowed`, their first mention (`order`
+    // is the order of first mentions, so one forward scan finds them all).
+    let mut spans = key_spans(cx.text, "\"tool_transitions\"", transitions.keys(), true);
+    for (tool, span) in key_spans(cx.text, "\"tool_transitions\"", order.iter(), false) {
+        spans.entry(tool).or_insert(span);
+    }
+    let start = b
+        .add_state(parent, "start", StateKind::Atomic)
+        .map_err(|e| cx.err(&["tool_transitions"], e.to_string()))?;
+    b.state_mut(start).weight = 0.0;
+    b.state_mut(start).label = "start".into();
+    b.set_initial(parent, start);
+    let mut ids = BTreeMap::new();
+    let sources: HashSet<&str> = edges.iter().map(|(f, _, _)| f.as_str()).collect();
+    for tool in &order {
+        let has_next = sources.contains(tool.as_str());
+        let kind = if has_next {
+            StateKind::Atomic
+        } else {
+            StateKind::Final {
+                outcome: Outcome::Success,
+                message: None,
+                recovery: None,
+            }
+        };
+        let id = b
+            .add_state(parent, tool, kind)
+            .map_err(|e| cx.err(&["tool_transitions", tool], e.to_string()))?;
+        let st = b.state_mut(id);
+        st.activity = Some(Pattern::exact_tool(tool));
+        st.complete_on_entry = true;
+        st.weight = weights.get(tool).copied().unwrap_or(1.0);
+        if let Some(d) = descriptions.get(tool) {
+            st.notes.push(d.clone());
+        }
+        // An allow list is a filter, so the step's own next calls are on it too.
+        if let Some(extra) = also.remove(tool) {
+            st.policy.allow = extra;
+            st.policy.allow.extend(
+                edges
+                    .iter()
+                    .filter(|(f, _, _)| f == tool)
+                    .map(|(_, _, p)| p.clone()),
+            );
+        }
+        st.span = spans.get(tool).copied();
+        ids.insert(tool.clone(), id);
+    }
+    // Entry: the explicit `start` list, else tools nothing leads to.
+    let starts: Vec<String> = match obj.get("start") {
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(|v| v.as_str().map(String::from))
+            .collect(),
+        Some(Value::String(s)) => vec![s.clone()],
+        Some(_) => {
+            return Err(cx.err(
+                &["start"],
+                "`start` must be a tool name or a list of tool names",
+            ));
+        }
+        None => {
+            let led_to: HashSet<&str> = edges
+                .iter()
+                .filter(|(f, to, _)| f != to)
+                .map(|(_, to, _)| to.as_str())
+                .collect();
+            let s: Vec<String> = order
+                .iter()
+                .filter(|t| !led_to.contains(t.as_str()))
+                .cloned()
+                .collect();
+            if s.is_empty() {
+                order.first().cloned().into_iter().collect()
+            } else {
+                s
+            }
+        }
+    };
+    for s in &starts {
+        let Some(&target) = ids.get(s) else {
+            return Err(cx.err(
+                &["start", s],
+                format!("`start` names `{s}`, which is not in tool_transitions"),
+            ));
+        };
+        b.add_transition(Transition {
+            source: start,
+            targets: vec![target],
+            trigger: Trigger::Event(Pattern::exact_tool(s)),
+            guard: None,
+            actions: Vec::new(),
+            label: None,
+            span: None,
+        });
+    }
+    for (from, to, pat) in edges {
+        let span = spans.get(&from).copied();
+        b.add_transition(Transition {
+            source: ids[&from],
+            targets: vec![ids[&to]],
+            trigger: Trigger::Event(pat),
+            guard: None,
+            actions: Vec::new(),
+            label: None,
+            span,
+        });
+    }
+    Ok(ids)
+}

@@ -1,0 +1,119 @@
+//! Top-level settings of a master sequence: enforcement, off-path policy, fail mode, the
+//! deadlock breaker, stop gating, neutral tools and server aliases.
+
+use serde_json::{Map, Value};
+
+use super::{Ctx, as_object};
+use crate::dialects::locate::LoadError;
+use crate::engine::build::ChartBuilder;
+use crate::engine::ir::{DeadlockFallback, Enforcement, FailMode, OffPathPolicy};
+
+pub(super) fn settings(
+    cx: &Ctx,
+    obj: &Map<String, Value>,
+    b: &mut ChartBuilder,
+) -> Result<(), LoadError> {
+    let s = &mut b.chart_mut().settings;
+    if let Some(v) = obj.get("enforcement") {
+        s.enforcement = match v.as_str() {
+            Some("enforce") => Enforcement::Enforce,
+            Some("advise") => Enforcement::Advise,
+            Some("observe") => Enforcement::Observe,
+            _ => {
+                return Err(cx.err(
+                    &["enforcement"],
+                    "`enforcement` must be \"enforce\", \"advise\" or \"observe\"",
+                ));
+            }
+        };
+    }
+    if let Some(v) = obj.get("off_path") {
+        s.off_path = match v.as_str() {
+            Some("observe") => OffPathPolicy::Observe,
+            Some("warn") => OffPathPolicy::Warn,
+            Some("deny") => OffPathPolicy::Deny,
+            _ => {
+                return Err(cx.err(
+                    &["off_path"],
+                    "`off_path` must be \"observe\", \"warn\" or \"deny\"",
+                ));
+            }
+        };
+    }
+    if let Some(v) = obj.get("fail") {
+        s.fail = match v.as_str() {
+            Some("open") => FailMode::Open,
+            Some("closed") => FailMode::Closed,
+            _ => return Err(cx.err(&["fail"], "`fail` must be \"open\" or \"closed\"")),
+        };
+    }
+    if let Some(v) = obj.get("deadlock") {
+        let d = as_object(cx, v, "deadlock")?;
+        if let Some(l) = d.get("limit") {
+            // 0 would never escalate: the breaker exists so a denied agent is not stuck forever.
+            s.deadlock.limit = l
+                .as_u64()
+                .filter(|n| (1..=1000).contains(n))
+                .ok_or_else(|| {
+                    cx.err(
+                        &["deadlock", "limit"],
+                        "`deadlock.limit` must be a whole number from 1 to 1000: the denials of one call before seed escalates",
+                    )
+                })? as u32;
+        }
+        if let Some(f) = d.get("fallback") {
+            s.deadlock.fallback = match f.as_str() {
+                Some("deny") => DeadlockFallback::Deny,
+                Some("ask") => DeadlockFallback::Ask,
+                Some("advise") => DeadlockFallback::Advise,
+                _ => {
+                    return Err(cx.err(
+                        &["deadlock", "fallback"],
+                        "`deadlock.fallback` must be \"deny\", \"ask\" or \"advise\"",
+                    ));
+                }
+            };
+        }
+    }
+    if let Some(v) = obj.get("stop") {
+        let d = as_object(cx, v, "stop")?;
+        s.stop.block_until_final = d
+            .get("block_until_final")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        s.stop.max_blocks = d
+            .get("max_blocks")
+            .and_then(Value::as_u64)
+            .unwrap_or(2)
+            .min(100) as u32;
+    }
+    if let Some(v) = obj.get("neutral_tools") {
+        let list = v.as_array().ok_or_else(|| {
+            cx.err(
+                &["neutral_tools"],
+                "`neutral_tools` must be an array of tool patterns",
+            )
+        })?;
+        for item in list {
+            let p = item.as_str().ok_or_else(|| {
+                cx.err(
+                    &["neutral_tools"],
+                    "`neutral_tools` entries must be strings",
+                )
+            })?;
+            let pat = super::tool_pattern(cx, &["neutral_tools"], p)?;
+            b.chart_mut().neutral.push(pat);
+        }
+    }
+    if let Some(v) = obj.get("aliases") {
+        for (alias, actual) in as_object(cx, v, "aliases")? {
+            let actual = actual.as_str().ok_or_else(|| {
+                cx.err(&["aliases", alias], "alias values must be MCP server names")
+            })?;
+            b.chart_mut()
+                .aliases
+                .insert(alias.clone(), actual.to_string());
+        }
+    }
+    Ok(())
+}
