@@ -4,73 +4,30 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-struct Project {
-    dir: tempfile::TempDir,
+mod project_common;
+use project_common::{Project, bin};
+
+fn install(p: &Project, extra: &[&str]) {
+    let b = bin();
+    let mut args = vec!["install", "--local", "--bin", b.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let (code, out, err) = p.seed_with_path(&args, &[]);
+    assert_eq!(code, 0, "{out}{err}");
 }
 
-fn bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("seed")
-}
-
-impl Project {
-    fn new() -> Project {
-        let p = Project {
-            dir: tempfile::tempdir().unwrap(),
-        };
-        std::fs::create_dir_all(p.root().join(".claude")).unwrap();
-        p
-    }
-    fn root(&self) -> PathBuf {
-        self.dir.path().join("project")
-    }
-    fn seed(&self, args: &[&str], path_dirs: &[&Path]) -> (i32, String, String) {
-        let mut c = Command::cargo_bin("seed").unwrap();
-        for k in [
-            "SEED_HOME",
-            "SEED_SEQUENCE",
-            "SEED_FAIL",
-            "SEED_ENFORCEMENT",
-            "CLAUDE_CONFIG_DIR",
-        ] {
-            c.env_remove(k);
-        }
-        let o = c
-            .args(args)
-            .env("CLAUDE_PROJECT_DIR", self.root())
-            .env("HOME", self.dir.path().join("home"))
-            .env("SEED_CONFIG_DIR", self.dir.path().join("cfg"))
-            .env("PATH", std::env::join_paths(path_dirs).unwrap())
-            .current_dir(self.root())
-            .output()
-            .unwrap();
-        (
-            o.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&o.stdout).into_owned(),
-            String::from_utf8_lossy(&o.stderr).into_owned(),
-        )
-    }
-    fn install(&self, extra: &[&str]) {
-        let b = bin();
-        let mut args = vec!["install", "--local", "--bin", b.to_str().unwrap()];
-        args.extend_from_slice(extra);
-        let (code, out, err) = self.seed(&args, &[]);
-        assert_eq!(code, 0, "{out}{err}");
-    }
-    fn doctor(&self) -> (i32, Value, String) {
-        let (code, out, err) = self.seed(&["doctor", "--json"], &[]);
-        let v = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
-        let (_, text, _) = self.seed(&["doctor"], &[]);
-        (code, v, text)
-    }
+fn doctor(p: &Project) -> (i32, Value, String) {
+    let (code, out, err) = p.seed_with_path(&["doctor", "--json"], &[]);
+    let v = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    let (_, text, _) = p.seed_with_path(&["doctor"], &[]);
+    (code, v, text)
 }
 
 #[test]
 fn nothing_installed_is_a_failure() {
     let p = Project::new();
-    let (code, report, text) = p.doctor();
+    let (code, report, text) = doctor(&p);
     assert_eq!(code, 1, "{report}");
     assert_eq!(report["installed"], false);
     assert!(text.contains("✗ seed is not installed"), "{text}");
@@ -83,12 +40,12 @@ fn nothing_installed_is_a_failure() {
 #[test]
 fn a_hook_that_fails_open_is_a_failure() {
     let p = Project::new();
-    p.install(&["--sequence", "starlog_initialization"]);
-    assert_eq!(p.doctor().0, 0, "installed and working");
+    install(&p, &["--sequence", "starlog_initialization"]);
+    assert_eq!(doctor(&p).0, 0, "installed and working");
     // A project configuration the hook cannot read: every hook answers nothing (fail-open)
     // and says why on stderr.
     std::fs::write(p.root().join(".seed.toml"), "sequence = [\n").unwrap();
-    let (code, report, text) = p.doctor();
+    let (code, report, text) = doctor(&p);
     assert_eq!(code, 1);
     let checks = report["checks"].as_array().unwrap();
     assert!(!checks.is_empty());
@@ -103,26 +60,26 @@ fn a_hook_that_fails_open_is_a_failure() {
     assert!(text.contains("seed failed: "), "{text}");
     // An unknown key is only a warning: the hook still works.
     std::fs::write(p.root().join(".seed.toml"), "newer_knob = 1\n").unwrap();
-    let (code, report, _) = p.doctor();
+    let (code, report, _) = doctor(&p);
     assert_eq!(code, 0, "{report}");
 }
 
 #[test]
 fn the_mcp_server_is_started_and_answers_initialize() {
     let p = Project::new();
-    p.install(&["--mcp"]);
-    let (code, report, text) = p.doctor();
+    install(&p, &["--mcp"]);
+    let (code, report, text) = doctor(&p);
     assert_eq!(code, 0, "{report}");
     assert_eq!(report["mcp"]["ok"], true, "{report}");
     assert!(report["mcp"]["ms"].as_f64().unwrap() > 0.0);
     assert!(text.contains("✓ mcp  initialize"), "{text}");
     // A server that cannot start fails the check.
-    let (code, _, err) = p.seed(
+    let (code, _, err) = p.seed_with_path(
         &["install", "--local", "--mcp", "--bin", "/nonexistent/seed"],
         &[],
     );
     assert_eq!(code, 0, "{err}");
-    let (code, report, _) = p.doctor();
+    let (code, report, _) = doctor(&p);
     assert_eq!(code, 1);
     assert_eq!(report["mcp"]["ok"], false);
     assert!(
@@ -150,7 +107,7 @@ fn an_enabled_plugin_counts_as_installed() {
     let sh_dirs: Vec<PathBuf> = ["/bin", "/usr/bin"].iter().map(PathBuf::from).collect();
     let mut path: Vec<&Path> = vec![&bin_dir];
     path.extend(sh_dirs.iter().map(PathBuf::as_path));
-    let (code, out, err) = p.seed(&["doctor", "--json"], &path);
+    let (code, out, err) = p.seed_with_path(&["doctor", "--json"], &path);
     let report: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(code, 0, "{report}{err}");
     assert_eq!(

@@ -2,62 +2,17 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use serde_json::{Value, json};
 
-const LEAKY: &[&str] = &[
-    "SEED_HOME",
-    "SEED_SEQUENCE",
-    "SEED_FAIL",
-    "SEED_ENFORCEMENT",
-    "CLAUDE_CONFIG_DIR",
-    "SEED_CONFIG_DIR",
-];
+mod project_common;
+use project_common::{Project, seed_commands};
 
-struct Project {
-    dir: tempfile::TempDir,
+fn settings(p: &Project) -> PathBuf {
+    p.root().join(".claude/settings.json")
 }
 
-impl Project {
-    fn new() -> Project {
-        let p = Project {
-            dir: tempfile::tempdir().unwrap(),
-        };
-        std::fs::create_dir_all(p.dir.path().join(".claude")).unwrap();
-        p
-    }
-    fn settings(&self) -> PathBuf {
-        self.dir.path().join(".claude/settings.json")
-    }
-    fn seed(&self, args: &[&str]) -> (i32, String, String) {
-        let mut c = Command::cargo_bin("seed").unwrap();
-        for k in LEAKY {
-            c.env_remove(k);
-        }
-        let o = c
-            .args(args)
-            .env("CLAUDE_PROJECT_DIR", self.dir.path())
-            .env("HOME", self.dir.path().join("home"))
-            .env("SEED_CONFIG_DIR", self.dir.path().join("cfg"))
-            .current_dir(self.dir.path())
-            .output()
-            .unwrap();
-        (
-            o.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&o.stdout).into_owned(),
-            String::from_utf8_lossy(&o.stderr).into_owned(),
-        )
-    }
-    fn read(&self) -> Value {
-        serde_json::from_str(&std::fs::read_to_string(self.settings()).unwrap()).unwrap()
-    }
-}
-
-fn seed_commands(v: &Value) -> Vec<String> {
-    seed::commands::install::find_entries(v)
-        .into_iter()
-        .map(|(_, c)| c)
-        .collect()
+fn read(p: &Project) -> Value {
+    p.json(".claude/settings.json")
 }
 
 #[test]
@@ -65,7 +20,7 @@ fn no_file_then_idempotent() {
     let p = Project::new();
     let (code, out, _) = p.seed(&["install", "--project"]);
     assert_eq!(code, 0, "{out}");
-    let v = p.read();
+    let v = read(&p);
     let cmds = seed_commands(&v);
     assert_eq!(cmds.len(), seed::commands::install::HOOK_EVENTS.len());
     assert_eq!(
@@ -74,28 +29,28 @@ fn no_file_then_idempotent() {
     );
     assert_eq!(v["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"], 30);
     assert_eq!(v["hooks"]["PreToolUse"][0]["matcher"], "*");
-    let before = std::fs::read(p.settings()).unwrap();
+    let before = std::fs::read(settings(&p)).unwrap();
     let (code, out, _) = p.seed(&["install", "--project"]);
     assert_eq!(code, 0);
     assert!(out.starts_with("no change"), "{out}");
     assert_eq!(
-        std::fs::read(p.settings()).unwrap(),
+        std::fs::read(settings(&p)).unwrap(),
         before,
         "running twice changes nothing"
     );
-    assert!(!Path::new(&format!("{}.seed-backup", p.settings().display())).exists());
+    assert!(!Path::new(&format!("{}.seed-backup", settings(&p).display())).exists());
 }
 
 #[test]
 fn empty_object_and_other_hooks_are_kept() {
     let p = Project::new();
-    std::fs::write(p.settings(), "{}").unwrap();
+    std::fs::write(settings(&p), "{}").unwrap();
     assert_eq!(
         p.seed(&["install", "--project", "--sequence", "my seq"]).0,
         0
     );
     assert!(
-        p.read()["hooks"]["Stop"][0]["hooks"][0]["command"]
+        read(&p)["hooks"]["Stop"][0]["hooks"][0]["command"]
             .as_str()
             .unwrap()
             .contains("--sequence 'my seq' Stop")
@@ -109,9 +64,9 @@ fn empty_object_and_other_hooks_are_kept() {
             "Notification": [{ "hooks": [{ "type": "command", "command": "notify-send hi" }] }]
         }
     });
-    std::fs::write(p.settings(), serde_json::to_string_pretty(&other).unwrap()).unwrap();
+    std::fs::write(settings(&p), serde_json::to_string_pretty(&other).unwrap()).unwrap();
     assert_eq!(p.seed(&["install", "--project"]).0, 0);
-    let v = p.read();
+    let v = read(&p);
     assert_eq!(v["model"], "opus");
     assert_eq!(v["permissions"], other["permissions"]);
     assert_eq!(v["hooks"]["PreToolUse"][0], other["hooks"]["PreToolUse"][0]);
@@ -119,11 +74,11 @@ fn empty_object_and_other_hooks_are_kept() {
     assert_eq!(v["hooks"]["PreToolUse"].as_array().unwrap().len(), 2);
     // The backup is the file as it was.
     let backup =
-        std::fs::read_to_string(format!("{}.seed-backup", p.settings().display())).unwrap();
+        std::fs::read_to_string(format!("{}.seed-backup", settings(&p).display())).unwrap();
     assert_eq!(serde_json::from_str::<Value>(&backup).unwrap(), other);
     // Uninstall removes seed's entries and only those.
     assert_eq!(p.seed(&["uninstall", "--project"]).0, 0);
-    assert_eq!(p.read(), other);
+    assert_eq!(read(&p), other);
 }
 
 #[test]
@@ -134,9 +89,9 @@ fn seed_already_present_is_updated_in_place() {
         { "matcher": "Edit", "hooks": [{ "type": "command", "command": "fmt" }] },
         { "hooks": [{ "type": "command", "command": "/older/seed hook PreToolUse # seed-managed" }, { "type": "command", "command": "keep-me" }] }
     ] } });
-    std::fs::write(p.settings(), old.to_string()).unwrap();
+    std::fs::write(settings(&p), old.to_string()).unwrap();
     assert_eq!(p.seed(&["install", "--project"]).0, 0);
-    let v = p.read();
+    let v = read(&p);
     let pre = v["hooks"]["PreToolUse"].as_array().unwrap();
     assert_eq!(pre.len(), 3);
     assert_eq!(
@@ -155,26 +110,26 @@ fn seed_already_present_is_updated_in_place() {
 fn syntax_error_is_refused_and_untouched() {
     let p = Project::new();
     let broken = "{\n  \"hooks\": {\n    \"PreToolUse\": [,]\n  }\n}\n";
-    std::fs::write(p.settings(), broken).unwrap();
+    std::fs::write(settings(&p), broken).unwrap();
     let (code, _, err) = p.seed(&["install", "--project"]);
     assert_eq!(code, 1);
     assert!(
         err.contains("settings.json:3:") && err.contains("left untouched"),
         "{err}"
     );
-    assert_eq!(std::fs::read_to_string(p.settings()).unwrap(), broken);
+    assert_eq!(std::fs::read_to_string(settings(&p)).unwrap(), broken);
     assert_eq!(p.seed(&["uninstall", "--project"]).0, 1);
-    assert_eq!(std::fs::read_to_string(p.settings()).unwrap(), broken);
+    assert_eq!(std::fs::read_to_string(settings(&p)).unwrap(), broken);
 }
 
 #[test]
 fn dry_run_prints_the_diff_and_writes_nothing() {
     let p = Project::new();
     let original = "{\n  \"model\": \"opus\"\n}\n";
-    std::fs::write(p.settings(), original).unwrap();
+    std::fs::write(settings(&p), original).unwrap();
     let (code, out, _) = p.seed(&["install", "--project", "--dry-run"]);
     assert_eq!(code, 0);
-    let name = p.settings().display().to_string();
+    let name = settings(&p).display().to_string();
     assert!(
         out.starts_with(&format!("--- {name}\n+++ {name}\n@@ ")),
         "{out}"
@@ -188,7 +143,7 @@ fn dry_run_prints_the_diff_and_writes_nothing() {
         out.contains("-  \"model\": \"opus\"\n+  \"model\": \"opus\",\n"),
         "{out}"
     );
-    assert_eq!(std::fs::read_to_string(p.settings()).unwrap(), original);
+    assert_eq!(std::fs::read_to_string(settings(&p)).unwrap(), original);
 }
 
 #[test]
@@ -208,7 +163,7 @@ fn local_scope_and_doctor() {
         .0,
         0
     );
-    assert!(p.dir.path().join(".claude/settings.local.json").exists());
+    assert!(p.root().join(".claude/settings.local.json").exists());
     let (code, out, err) = p.seed(&["doctor", "--json"]);
     assert_eq!(code, 0, "{out}{err}");
     let report: Value = serde_json::from_str(&out).unwrap();
@@ -294,10 +249,10 @@ fn your_handlers_next_to_seeds_are_kept() {
             { "type": "command", "command": "say done" }
         ] } ]
     } });
-    std::fs::write(p.settings(), start.to_string()).unwrap();
+    std::fs::write(settings(&p), start.to_string()).unwrap();
     for _ in 0..2 {
         assert_eq!(p.seed(&["install", "--project"]).0, 0);
-        let v = p.read();
+        let v = read(&p);
         assert_eq!(
             v["hooks"]["PreToolUse"],
             json!([
@@ -324,10 +279,10 @@ fn your_handlers_next_to_seeds_are_kept() {
         { "type": "command", "command": "seed hook PostToolUse # seed-managed" },
         { "type": "command", "command": "fmt" }
     ] } ] } });
-    std::fs::write(p.settings(), narrow.to_string()).unwrap();
+    std::fs::write(settings(&p), narrow.to_string()).unwrap();
     assert_eq!(p.seed(&["install", "--project"]).0, 0);
     assert_eq!(
-        p.read()["hooks"]["PostToolUse"],
+        read(&p)["hooks"]["PostToolUse"],
         json!([
             { "matcher": "Edit", "hooks": [ { "type": "command", "command": "fmt" } ] },
             { "matcher": "*", "hooks": [
@@ -338,7 +293,7 @@ fn your_handlers_next_to_seeds_are_kept() {
     // Uninstall takes seed's handlers and leaves yours.
     assert_eq!(p.seed(&["uninstall", "--project"]).0, 0);
     assert_eq!(
-        p.read()["hooks"]["PostToolUse"],
+        read(&p)["hooks"]["PostToolUse"],
         json!([{ "matcher": "Edit", "hooks": [ { "type": "command", "command": "fmt" } ] }])
     );
 }

@@ -2,64 +2,12 @@
 //! install is all or nothing across the settings file and `.mcp.json`, and the hooks and the
 //! MCP server are started by the same command.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::{Value, json};
 
-struct Project {
-    dir: tempfile::TempDir,
-}
-
-impl Project {
-    fn new() -> Project {
-        let p = Project {
-            dir: tempfile::tempdir().unwrap(),
-        };
-        std::fs::create_dir_all(p.root().join(".claude")).unwrap();
-        p
-    }
-    fn root(&self) -> PathBuf {
-        self.dir.path().join("project")
-    }
-    /// `seed` in the project, with `PATH` holding only `path_dirs`.
-    fn seed(&self, args: &[&str], path_dirs: &[&Path]) -> (i32, String, String) {
-        let mut c = Command::cargo_bin("seed").unwrap();
-        for k in [
-            "SEED_HOME",
-            "SEED_SEQUENCE",
-            "SEED_FAIL",
-            "CLAUDE_CONFIG_DIR",
-        ] {
-            c.env_remove(k);
-        }
-        let path = std::env::join_paths(path_dirs).unwrap();
-        let o = c
-            .args(args)
-            .env("CLAUDE_PROJECT_DIR", self.root())
-            .env("HOME", self.dir.path().join("home"))
-            .env("SEED_CONFIG_DIR", self.dir.path().join("cfg"))
-            .env("PATH", path)
-            .current_dir(self.root())
-            .output()
-            .unwrap();
-        (
-            o.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&o.stdout).into_owned(),
-            String::from_utf8_lossy(&o.stderr).into_owned(),
-        )
-    }
-    fn json(&self, rel: &str) -> Value {
-        serde_json::from_str(&std::fs::read_to_string(self.root().join(rel)).unwrap()).unwrap()
-    }
-}
-
-fn commands(v: &Value) -> Vec<String> {
-    seed::commands::install::find_entries(v)
-        .into_iter()
-        .map(|(_, c)| c)
-        .collect()
-}
+mod project_common;
+use project_common::{Project, seed_commands as commands};
 
 #[cfg(unix)]
 #[test]
@@ -71,7 +19,7 @@ fn a_symlinked_settings_file_is_written_through_and_stays_a_link() {
     std::fs::write(&target, "{\"model\": \"opus\"}\n").unwrap();
     let link = p.root().join(".claude/settings.local.json");
     std::os::unix::fs::symlink(&target, &link).unwrap();
-    let (code, out, err) = p.seed(&["install", "--local"], &[]);
+    let (code, out, err) = p.seed_with_path(&["install", "--local"], &[]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         std::fs::symlink_metadata(&link)
@@ -106,7 +54,7 @@ fn a_symlinked_settings_file_is_written_through_and_stays_a_link() {
         ["settings.local.json", "settings.local.json.seed-backup"]
     );
     // Uninstall writes through the link too.
-    assert_eq!(p.seed(&["uninstall", "--local"], &[]).0, 0);
+    assert_eq!(p.seed_with_path(&["uninstall", "--local"], &[]).0, 0);
     assert!(
         std::fs::symlink_metadata(&link)
             .unwrap()
@@ -125,7 +73,7 @@ fn an_unparseable_mcp_json_stops_the_whole_install() {
     let settings = p.root().join(".claude/settings.local.json");
     std::fs::write(&settings, "{}\n").unwrap();
     std::fs::write(p.root().join(".mcp.json"), "{\"mcpServers\": {,}}\n").unwrap();
-    let (code, out, err) = p.seed(&["install", "--local", "--mcp"], &[]);
+    let (code, out, err) = p.seed_with_path(&["install", "--local", "--mcp"], &[]);
     assert_eq!(code, 1, "{out}");
     assert!(
         err.contains(".mcp.json:1:") && err.contains("left untouched"),
@@ -143,13 +91,13 @@ fn an_unparseable_mcp_json_stops_the_whole_install() {
         "{\"mcpServers\": {\"seed\": {\"command\": \"other\"}}}\n",
     )
     .unwrap();
-    let (code, _, err) = p.seed(&["install", "--local", "--mcp"], &[]);
+    let (code, _, err) = p.seed_with_path(&["install", "--local", "--mcp"], &[]);
     assert_eq!(code, 1);
     assert!(err.contains("not seed's"), "{err}");
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), "{}\n");
     // A good one: both written.
     std::fs::write(p.root().join(".mcp.json"), "{}\n").unwrap();
-    assert_eq!(p.seed(&["install", "--local", "--mcp"], &[]).0, 0);
+    assert_eq!(p.seed_with_path(&["install", "--local", "--mcp"], &[]).0, 0);
     assert_eq!(p.json(".mcp.json")["mcpServers"]["seed"]["command"], "seed");
     assert!(!commands(&p.json(".claude/settings.local.json")).is_empty());
 }
@@ -160,7 +108,7 @@ fn an_unparseable_mcp_json_stops_the_whole_install() {
 fn hooks_and_mcp_server_use_the_same_command() {
     for scope in ["--local", "--user", "--project"] {
         let p = Project::new();
-        let (code, _, err) = p.seed(&["install", scope, "--mcp"], &[]);
+        let (code, _, err) = p.seed_with_path(&["install", scope, "--mcp"], &[]);
         assert_eq!(code, 0, "{scope}: {err}");
         let settings = match scope {
             "--local" => p.json(".claude/settings.local.json"),
@@ -182,7 +130,7 @@ fn hooks_and_mcp_server_use_the_same_command() {
         // No `seed` on PATH: said once, on stderr.
         assert!(err.contains("`seed` is not on PATH"), "{scope}: {err}");
 
-        let (code, _, err) = p.seed(
+        let (code, _, err) = p.seed_with_path(
             &["install", scope, "--mcp", "--bin", "/opt/seed/bin/seed"],
             &[],
         );
@@ -203,6 +151,6 @@ fn no_note_when_path_has_this_seed() {
     let bin_dir = p.dir.path().join("bin");
     std::fs::create_dir_all(&bin_dir).unwrap();
     std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("seed"), bin_dir.join("seed")).unwrap();
-    let (code, _, err) = p.seed(&["install", "--local"], &[&bin_dir]);
+    let (code, _, err) = p.seed_with_path(&["install", "--local"], &[&bin_dir]);
     assert_eq!((code, err.as_str()), (0, ""));
 }

@@ -1,0 +1,89 @@
+//! A sandbox Claude Code project for `seed install` / `uninstall` / `doctor`: the project in
+//! `<tmp>/project` (with its `.claude/`), `HOME` and seed's user config beside it, and none of
+//! the runner's own `SEED_*` / `CLAUDE_*` settings leaking in.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// Settings of the runner's environment that would change what seed does.
+const LEAKY: &[&str] = &[
+    "SEED_HOME",
+    "SEED_SEQUENCE",
+    "SEED_FAIL",
+    "SEED_ENFORCEMENT",
+    "SEED_CONFIG_DIR",
+    "CLAUDE_CONFIG_DIR",
+    "CLAUDE_CODE_SESSION_ID",
+];
+
+pub struct Project {
+    pub dir: tempfile::TempDir,
+}
+
+/// The `seed` binary under test.
+pub fn bin() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("seed")
+}
+
+impl Project {
+    pub fn new() -> Project {
+        let p = Project {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        std::fs::create_dir_all(p.root().join(".claude")).unwrap();
+        p
+    }
+
+    pub fn root(&self) -> PathBuf {
+        self.dir.path().join("project")
+    }
+
+    /// `seed ARGS` in the project, with the runner's `PATH`.
+    pub fn seed(&self, args: &[&str]) -> (i32, String, String) {
+        self.run(args, None)
+    }
+
+    /// `seed ARGS` in the project, with `PATH` holding only `path_dirs`.
+    pub fn seed_with_path(&self, args: &[&str], path_dirs: &[&Path]) -> (i32, String, String) {
+        self.run(args, Some(path_dirs))
+    }
+
+    fn run(&self, args: &[&str], path_dirs: Option<&[&Path]>) -> (i32, String, String) {
+        let mut c = Command::cargo_bin("seed").unwrap();
+        for k in LEAKY {
+            c.env_remove(k);
+        }
+        if let Some(dirs) = path_dirs {
+            c.env("PATH", std::env::join_paths(dirs).unwrap());
+        }
+        let o = c
+            .args(args)
+            .env("CLAUDE_PROJECT_DIR", self.root())
+            .env("HOME", self.dir.path().join("home"))
+            .env("SEED_CONFIG_DIR", self.dir.path().join("cfg"))
+            .current_dir(self.root())
+            .output()
+            .unwrap();
+        (
+            o.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    }
+
+    /// A JSON file of the project, parsed.
+    pub fn json(&self, rel: &str) -> Value {
+        serde_json::from_str(&std::fs::read_to_string(self.root().join(rel)).unwrap()).unwrap()
+    }
+}
+
+/// The commands of seed's tagged hook entries in a settings value.
+pub fn seed_commands(v: &Value) -> Vec<String> {
+    seed::commands::install::find_entries(v)
+        .into_iter()
+        .map(|(_, c)| c)
+        .collect()
+}
