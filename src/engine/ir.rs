@@ -80,7 +80,8 @@ pub enum FailMode {
     Closed,
 }
 
-/// What the deadlock breaker does once the same denied call has been retried `limit` times.
+/// What the deadlock breaker does once a tool has been denied `limit` times in a row by the
+/// same rule (the next attempt escalates).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DeadlockFallback {

@@ -66,7 +66,7 @@ pub struct Verdict {
     pub denied_by: Option<DeniedBy>,
     /// The exact next call, when one is known.
     pub next: Option<String>,
-    /// How many times this same call has been denied in a row.
+    /// How many times in a row the same objection met this tool, this call included.
     pub repeat: u32,
     pub escalated: bool,
 }
@@ -112,9 +112,20 @@ fn active_mode(m: &Machine, snap: &Snapshot) -> Enforcement {
         .unwrap_or(m.chart.settings.enforcement)
 }
 
-/// A stable key for "the same call": the event and its input.
-fn call_key(ev: &Event) -> String {
-    format!("{}#{}", ev.key(), ev.input)
+/// A stable key for "the same denied call": the tool and what objected to it (the denying
+/// state and rule, or the sequence's path). Not the input: an agent retrying a refused step
+/// revises it (a new plan text, another command), and that is still the same deadlock.
+fn denial_key(ev: &Event, by: Option<&DeniedBy>) -> String {
+    match by {
+        Some(by) => format!("{} @{}/{} {}", ev.key(), by.tier, by.state, by.rule),
+        None => format!("{} off path", ev.key()),
+    }
+}
+
+/// Forget the objections to `ev`'s tool: it went through.
+fn forget_denials(snap: &mut Snapshot, ev: &Event) {
+    let prefix = format!("{} ", ev.key());
+    snap.denials.retain(|k, _| !k.starts_with(&prefix));
 }
 
 /// Current step labels for messages.
@@ -186,7 +197,7 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
         .iter()
         .any(|&t| !chart.transitions[t].targets.is_empty())
     {
-        snap.denials.remove(&call_key(ev));
+        forget_denials(snap, ev);
         return allow(VerdictKind::Advance, active_mode(m, snap), None);
     }
     // 3. Neutral: the neutral list, an allow list naming it, or a self-loop. Only the
@@ -203,7 +214,7 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
                 .any(|p| p.matches(ev, aliases))
     });
     if neutral || allowed_by_list || !selected.is_empty() {
-        snap.denials.remove(&call_key(ev));
+        forget_denials(snap, ev);
         return allow(VerdictKind::Neutral, active_mode(m, snap), None);
     }
     // 4. Off path.
@@ -361,11 +372,17 @@ fn decide(
             ..base
         },
         Enforcement::Enforce => {
-            let key = call_key(ev);
-            let count = snap.denials.get(&key).copied().unwrap_or(0) + 1;
+            let key = denial_key(ev, base.denied_by.as_ref());
+            let count = snap
+                .denials
+                .get(&key)
+                .copied()
+                .unwrap_or(0)
+                .saturating_add(1);
             snap.denials.insert(key, count);
             let dl = m.chart.settings.deadlock;
-            let escalated = dl.limit > 0 && count >= dl.limit;
+            // "max N denials": N denials, then the next attempt escalates.
+            let escalated = dl.limit > 0 && count > dl.limit;
             let mut v = Verdict {
                 decision: Decision::Deny,
                 repeat: count,
@@ -374,8 +391,10 @@ fn decide(
             };
             if escalated {
                 let msg = format!(
-                    "{} This exact call was denied {count} times: stop retrying it and ask the user how to proceed.",
-                    v.reason
+                    "{} {} was denied {} times here: stop retrying it and ask the user how to proceed.",
+                    v.reason,
+                    ev.claude_tool_name(),
+                    dl.limit
                 );
                 v.reason = msg.clone();
                 match dl.fallback {
