@@ -185,44 +185,6 @@ fn malformed_input_is_rejected_with_line_and_column() {
     }
 }
 
-#[test]
-fn huge_diagrams_load_in_linear_time() {
-    let mut text = String::from("stateDiagram-v2\n  [*] --> s0\n");
-    for i in 0..50_000 {
-        text.push_str(&format!(
-            "  s{i} --> s{} : Bash\n  s{i} : step {i}\n",
-            i + 1
-        ));
-    }
-    let started = std::time::Instant::now();
-    let l = load(&text);
-    // A guard against quadratic behaviour, not a benchmark: this takes well under a second
-    // in release builds.
-    assert!(
-        started.elapsed().as_secs() < 30,
-        "took {:?}",
-        started.elapsed()
-    );
-    assert_eq!(l.chart.states.len(), 1 + 50_001 + 1);
-}
-
-#[test]
-fn a_very_long_chain_lints_without_exhausting_the_stack() {
-    // 100k states in one chain: a recursive graph walk would need 100k frames (a release
-    // build's recursive SCC overflowed the main thread's 8 MiB stack at 87k).
-    let n = 100_000;
-    let mut text = String::from("stateDiagram-v2\n  [*] --> s0\n");
-    for i in 0..n {
-        text.push_str(&format!("  s{i} --> s{} : Bash\n", i + 1));
-    }
-    let l = load(&text);
-    let lints = Machine::new(l.chart).lint();
-    assert!(
-        lints.iter().all(|w| w.code != "cycle-without-exit"),
-        "{lints:?}"
-    );
-}
-
 mod fuzz {
     use super::*;
     use proptest::prelude::*;

@@ -47,6 +47,7 @@ fn lex(text: &str) -> Result<Vec<(usize, Tok)>, LabelError> {
     let mut out = Vec::new();
     let mut i = 0;
     let fail = |col: usize, m: &str| LabelError {
+        limit: false,
         col,
         message: m.to_string(),
     };
@@ -132,10 +133,15 @@ fn lex(text: &str) -> Result<Vec<(usize, Tok)>, LabelError> {
     Ok(out)
 }
 
+/// Parentheses and `!` nested deeper than this are refused: the parser and every pass over
+/// a guard recurse once per level (the workflow dialect's expressions have the same limit).
+pub const MAX_GUARD_DEPTH: usize = 64;
+
 struct P {
     toks: Vec<(usize, Tok)>,
     pos: usize,
     len: usize,
+    depth: usize,
 }
 
 impl P {
@@ -152,6 +158,7 @@ impl P {
     }
     fn fail<T>(&self, m: impl Into<String>) -> Result<T, LabelError> {
         Err(LabelError {
+            limit: false,
             col: self.col(),
             message: m.into(),
         })
@@ -184,21 +191,28 @@ impl P {
     }
 
     fn unary(&mut self) -> Result<GuardExpr, LabelError> {
-        match self.peek() {
-            Some(Tok::Not) => {
-                self.pos += 1;
-                Ok(GuardExpr::Not(Box::new(self.unary()?)))
-            }
-            Some(Tok::Open) => {
-                self.pos += 1;
-                let e = self.expr()?;
-                if self.next() != Some(Tok::Close) {
-                    return self.fail("expected `)`");
-                }
-                Ok(e)
-            }
-            _ => self.atom(),
+        if !matches!(self.peek(), Some(Tok::Not | Tok::Open)) {
+            return self.atom();
         }
+        self.depth += 1;
+        if self.depth > MAX_GUARD_DEPTH {
+            return Err(LabelError {
+                limit: true,
+                col: self.col(),
+                message: format!("guard nested deeper than {MAX_GUARD_DEPTH} levels"),
+            });
+        }
+        let e = if self.next() == Some(Tok::Not) {
+            GuardExpr::Not(Box::new(self.unary()?))
+        } else {
+            let e = self.expr()?;
+            if self.next() != Some(Tok::Close) {
+                return self.fail("expected `)`");
+            }
+            e
+        };
+        self.depth -= 1;
+        Ok(e)
     }
 
     /// `name(arg)` right after a keyword.
@@ -231,6 +245,7 @@ impl P {
                 .unwrap_or(Value::Null),
             Some(Tok::Str(s)) => match s.strip_prefix('\u{0}') {
                 Some(json) => serde_json::from_str(json).map_err(|_| LabelError {
+                    limit: false,
                     col: self.col(),
                     message: format!("`{json}` is not a JSON value"),
                 })?,
@@ -291,6 +306,7 @@ pub fn parse(text: &str) -> Result<GuardExpr, LabelError> {
     let toks = lex(text)?;
     if toks.is_empty() {
         return Err(LabelError {
+            limit: false,
             col: 0,
             message: "empty guard: expected a condition or `else`".into(),
         });
@@ -299,6 +315,7 @@ pub fn parse(text: &str) -> Result<GuardExpr, LabelError> {
         toks,
         pos: 0,
         len: text.chars().count(),
+        depth: 0,
     };
     let e = p.expr()?;
     if p.pos < p.toks.len() {
