@@ -72,6 +72,10 @@ pub struct Event {
     pub name: String,
     #[serde(default, skip_serializing_if = "Value::is_null")]
     pub input: Value,
+    /// The tool's result (PostToolUse's `tool_response`, bounded and redacted by the host);
+    /// `null` for every other event. `store_as` in workflows keeps it.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub response: Value,
 }
 
 /// Longest prompt text kept in an event name; the full prompt stays in the input.
@@ -83,11 +87,17 @@ impl Event {
             kind,
             name: name.into(),
             input: Value::Null,
+            response: Value::Null,
         }
     }
 
     pub fn with_input(mut self, input: Value) -> Event {
         self.input = input;
+        self
+    }
+
+    pub fn with_response(mut self, response: Value) -> Event {
+        self.response = response;
         self
     }
 
@@ -102,12 +112,14 @@ impl Event {
                 kind: EventKind::Skill,
                 name: skill,
                 input,
+                response: Value::Null,
             };
         }
         Event {
             kind: EventKind::Tool,
             name: canonical_tool_name(raw_name),
             input,
+            response: Value::Null,
         }
     }
 
@@ -131,6 +143,7 @@ impl Event {
                     kind: EventKind::Command,
                     name,
                     input: serde_json::json!({ "prompt": text }),
+                    response: Value::Null,
                 };
             }
         }
@@ -139,6 +152,7 @@ impl Event {
             kind: EventKind::Prompt,
             name,
             input: serde_json::json!({ "prompt": text }),
+            response: Value::Null,
         }
     }
 

@@ -356,6 +356,16 @@ pub enum Action {
         name: String,
         pointer: String,
     },
+    /// Set a variable from the triggering call's result (`Event::response`) or input, at a
+    /// JSON pointer, decoded: seed 003's `store_as` keeps what the action produced.
+    SetVarFromResult {
+        name: String,
+        #[serde(default)]
+        from: ResultPart,
+        pointer: String,
+        #[serde(default)]
+        decode: Decode,
+    },
     AppendVar {
         name: String,
         value: Value,
@@ -373,6 +383,32 @@ pub enum Action {
     Note {
         text: String,
     },
+}
+
+/// Which part of the triggering event a [`Action::SetVarFromResult`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResultPart {
+    /// The tool's result (PostToolUse).
+    #[default]
+    Response,
+    /// The call's input (AskUserQuestion's `answers` are there too).
+    Input,
+}
+
+/// How a [`Action::SetVarFromResult`] value is decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decode {
+    /// As it is.
+    #[default]
+    Json,
+    /// Text without surrounding whitespace (a command's stdout).
+    Trim,
+    /// Text parsed as YAML (a Read of a YAML file); text that does not parse stays text.
+    Yaml,
+    /// The first value of an object (AskUserQuestion's answer to its question).
+    First,
 }
 
 /// A deep-state reader: data evaluated by the host, passed to `step` as facts.

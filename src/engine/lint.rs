@@ -331,6 +331,7 @@ impl Machine {
                 }
                 Action::SetVar { name, .. }
                 | Action::SetVarFromInput { name, .. }
+                | Action::SetVarFromResult { name, .. }
                 | Action::AppendVar { name, .. }
                 | Action::MergeVar { name, .. } => {
                     vars.insert(name.clone());

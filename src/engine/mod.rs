@@ -4,6 +4,7 @@
 //! arguments, so the hook, replay, what-if and tests all run the same `step`.
 
 pub mod build;
+pub mod decode;
 pub mod event;
 pub mod graph;
 pub mod guard;

@@ -367,7 +367,7 @@ impl Machine {
         snap.active.retain(|s| !exit.contains(s));
         for &ti in transitions {
             let t = &chart.transitions[ti];
-            let notes = guard::apply(&t.actions, snap, &event.input);
+            let notes = guard::apply(&t.actions, snap, &event.input, &event.response);
             report.notes.extend(notes);
             if !t.targets.is_empty() {
                 entry.extend(self.entry_set(&t.targets, self.domain(ti)));
@@ -413,7 +413,9 @@ impl Machine {
             }
             snap.visited.insert(s);
             let st = chart.state(s);
-            report.notes.extend(guard::apply(&st.on_entry, snap, input));
+            report
+                .notes
+                .extend(guard::apply(&st.on_entry, snap, input, &Value::Null));
             if let StateKind::Final { outcome, .. } = &st.kind {
                 if *outcome == Outcome::Error {
                     snap.failed = Some(s);
