@@ -278,7 +278,7 @@ impl Assembly {
     }
 
     /// The parallel state whose distinct regions hold all of `states`.
-    fn common_parallel(&self, states: &[StateId]) -> Result<StateId, String> {
+    pub(super) fn common_parallel(&self, states: &[StateId]) -> Result<StateId, String> {
         let chart = self.b.chart();
         let first = states.first().copied().ok_or("no states")?;
         let mut cur = chart.state(first).parent;

@@ -10,6 +10,7 @@ pub mod assembly;
 pub mod ast;
 pub mod bindings;
 pub mod edges;
+pub mod fork_regions;
 pub mod guard_expr;
 pub mod label;
 pub mod lexer;

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use super::assembly::{Assembly, DiagramInfo, EdgeEnd, Node, PendingEdge, Pseudo};
 use super::ast::{Body, Diagram, End, Ident, Pos, Stereo, Stmt, StmtKind, Text};
+use super::fork_regions;
 use super::stmt::clip;
 use crate::dialects::LoadError;
 use crate::engine::ir::{StateId, StateKind};
@@ -52,6 +53,7 @@ impl Assembly {
                 "`--` is only allowed inside a composite",
             ));
         }
+        let d = &fork_regions::apply(d.clone()).map_err(|e| self.error(di, e.pos, e.message))?;
         let mut w = Walk::default();
         for region in &d.body.regions {
             self.walk(di, region, under, &mut w)?;
