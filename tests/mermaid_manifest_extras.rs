@@ -51,12 +51,65 @@ fn a_side_trip_comes_back_to_the_state_it_left() {
 }
 
 #[test]
+fn a_side_trip_may_go_on_to_another_state_and_recovery_knows_the_way() {
+    // work.edit: a review trip through `side`, then on to work.test.
+    let l = manifest(
+        "[[bind]]\non = \"/review\"\nfrom = \"work.edit\"\nenter = \"side\"\nreturn = \"work.test\"\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let m = Machine::new(l.chart);
+    let f = Facts::new();
+    let mut snap = m.start(&f);
+    assert_eq!(m.status(&snap).current, vec!["work.edit"]);
+    // Both ways on are known: Bash as drawn, or the review trip.
+    let calls: Vec<String> = m
+        .recovery(&snap, None)
+        .next
+        .into_iter()
+        .map(|n| n.tool)
+        .collect();
+    assert!(calls.contains(&"/review".to_string()), "{calls:?}");
+    m.step(&mut snap, Phase::Advance, &Event::prompt("/review"), &f);
+    assert_eq!(m.status(&snap).current, vec!["work.test"]);
+    assert!(
+        snap.visited
+            .contains(&m.chart.find("side.look").expect("look"))
+    );
+    assert_eq!(snap.vars.get("side_return"), Some(&serde_json::Value::Null));
+    // A return to the state left stays available beside it (another event, another mark).
+    let l = manifest(
+        "[[bind]]\non = \"/peek\"\nenter = \"side\"\nreturn = true\n\n[[bind]]\non = \"/review\"\nfrom = \"work.edit\"\nenter = \"side\"\nreturn = \"work.test\"\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let m = Machine::new(l.chart);
+    let mut snap = m.start(&f);
+    m.step(&mut snap, Phase::Advance, &Event::prompt("/peek"), &f);
+    assert_eq!(m.status(&snap).current, vec!["work.edit"]);
+}
+
+#[test]
 fn side_trip_misuse_is_one_line() {
     let e = manifest("[[bind]]\non = \"/peek\"\nreturn = true\n").expect_err("no enter");
     assert_eq!(
         e.to_string(),
         "flow.toml:3:1: `return = true` needs `on` (the event) and `enter` (where the trip starts)"
     );
+    for (body, msg) in [
+        (
+            "[[bind]]\non = \"/r\"\nenter = \"side\"\nreturn = \"work.test\"\n",
+            "flow.toml:3:1: `return = \"work.test\"` needs `from`: the states the trip leaves",
+        ),
+        (
+            "[[bind]]\non = \"/r\"\nfrom = \"work.edit\"\nenter = \"side\"\nreturn = \"side.look\"\n",
+            "flow.toml:3:1: `return = \"side.look\"` must lead out of `side`",
+        ),
+        (
+            "[[bind]]\non = \"/r\"\nfrom = \"work.edit\"\nenter = \"side\"\nreturn = \"nowhere\"\n",
+            "flow.toml:3:1: no state `nowhere`: expected a state key such as `side.__final`",
+        ),
+    ] {
+        assert_eq!(manifest(body).expect_err(body).to_string(), msg);
+    }
 }
 
 #[test]

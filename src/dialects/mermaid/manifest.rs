@@ -109,9 +109,26 @@ pub(super) struct BindToml {
     pub(super) activity: Option<Spanned<String>>,
     pub(super) weight: Option<f64>,
     /// `return = true`: a side trip into `enter`'s top-level state that comes back to the
-    /// state it left once that state reaches its `[*]` (see `returns`).
-    #[serde(rename = "return", default)]
-    pub(super) returns: bool,
+    /// state it left once that state reaches its `[*]`; `return = "state"` goes on to that
+    /// state instead (see `returns`).
+    #[serde(rename = "return")]
+    pub(super) returns: Option<ReturnToml>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(untagged)]
+pub(super) enum ReturnToml {
+    Back(bool),
+    To(String),
+}
+
+impl BindToml {
+    pub(super) fn is_trip(&self) -> bool {
+        matches!(
+            self.returns,
+            Some(ReturnToml::Back(true) | ReturnToml::To(_))
+        )
+    }
 }
 
 #[derive(Deserialize)]
@@ -197,11 +214,16 @@ pub fn load(
         bindings::edge_override(&cx, e, &mut a)?;
     }
     a.compile_edges()?;
-    for b in m.bind.iter().filter(|b| !b.get_ref().returns) {
+    for b in m.bind.iter().filter(|b| !b.get_ref().is_trip()) {
         bindings::binding(&cx, b, &mut a)?;
     }
-    // Side trips last: a state's own bindings and drawn edges win over them.
-    for b in m.bind.iter().filter(|b| b.get_ref().returns) {
+    // Side trips last: a state's own bindings and drawn edges win over them. Trips from named
+    // states first: a state one of them rests in is a state the trips from anywhere leave too.
+    let trips = || m.bind.iter().filter(|b| b.get_ref().is_trip());
+    for b in trips()
+        .filter(|b| b.get_ref().from.is_some())
+        .chain(trips().filter(|b| b.get_ref().from.is_none()))
+    {
         returns::binding(&cx, b, &mut a)?;
     }
     let mut ranges = Vec::new();
