@@ -171,3 +171,49 @@ fn odyssean_anchor_stages_run_in_order_and_init_starts_over() {
     w.call(&anchor("init"), VerdictKind::Neutral)
         .expect("BOUND", 100.0, None);
 }
+
+#[test]
+fn refusals_name_calls_as_the_agent_makes_them_and_status_shows_the_tier() {
+    let mut w = Walk::new("odyssean_anchor");
+    let v = w.gate(&tool("Edit", json!({"file_path": "src/main.rs"})));
+    let by = v.denied_by.expect("a policy refused it");
+    assert_eq!(
+        by.rule,
+        "allows only odyssean_anchor(stage=\"init\"), Read, Grep, Glob, LS"
+    );
+    assert!(
+        v.reason
+            .starts_with("seed: Edit is not allowed now — \"LOBBY\" allows only odyssean_anchor(stage=\"init\"), Read"),
+        "a top-level state is its own tier, named once: {}",
+        v.reason
+    );
+    assert!(!v.reason.contains("*."), "{}", v.reason);
+    let init = tool(
+        "mcp__hestai__odyssean_anchor",
+        json!({"stage": "init", "role": "implementation-lead", "tier": "LITE", "topic": "cache"}),
+    );
+    w.call(&init, VerdictKind::Advance);
+    let st = w.m.status(&w.snap);
+    assert_eq!(st.vars.get("tier"), Some(&json!("LITE")));
+    let text = seed::report::status_text(&st);
+    assert!(
+        text.contains(
+            "vars:    role = \"implementation-lead\", tier = \"LITE\", topic = \"cache\""
+        ),
+        "{text}"
+    );
+    // Hostile values are shown escaped and clipped.
+    w.snap.vars.insert(
+        "topic".into(),
+        json!(format!("\u{1b}[2J{}", "x".repeat(500))),
+    );
+    let text = seed::report::status_text(&w.m.status(&w.snap));
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("vars:"))
+        .expect("vars line");
+    assert!(
+        !line.contains('\u{1b}') && line.chars().count() < 200,
+        "{line}"
+    );
+}

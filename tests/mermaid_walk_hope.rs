@@ -116,6 +116,20 @@ fn hope_exit_plan_mode_is_a_sequential_deny_chain_with_max_three_denials() {
         v.reason
     );
     assert!(v.reason.contains("Call AskUserQuestion, then hope:shape, then hope:consult, then hope:consult first; then ExitPlanMode is allowed."), "{}", v.reason);
+    // intent is a top-level state, its own tier: named once, in the reason and in the status.
+    assert!(
+        v.reason
+            .starts_with("seed: ExitPlanMode is not allowed now — \"intent (clarification)\" denies ExitPlanMode."),
+        "{}",
+        v.reason
+    );
+    let denied = w.m.status(&w.snap).denied;
+    assert!(
+        denied
+            .iter()
+            .any(|d| d.pattern == "ExitPlanMode" && d.by == "intent (clarification)"),
+        "{denied:?}"
+    );
     // "max 3 denials": three revised plans are denied by the same check…
     for draft in 2..=3 {
         let v = w.gate(&exit_plan(draft));

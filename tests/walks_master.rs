@@ -236,7 +236,7 @@ fn a_constraint_that_refuses_every_next_step_leaves_no_legal_step() {
     assert_eq!(next.tool, "mcp__waypoint__navigate_to_next_waypoint");
     let by = next.blocked_by.expect("marked as refused");
     assert!(
-        by.contains("flight_active_debugging") && by.contains("waypoint.*"),
+        by.contains("flight_active_debugging") && by.contains("mcp__waypoint__*"),
         "{by}"
     );
     assert!(

@@ -1,7 +1,10 @@
 //! The one view every face shows (CLI `status`, the TUI, prompt injection, MCP): computed here
 //! once, from the chart and the snapshot.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::event::Event;
 use super::ir::{StateId, StateKind};
@@ -40,6 +43,9 @@ pub struct Status {
     pub halted: bool,
     pub failed: Option<String>,
     pub events: u64,
+    /// The sequence's variables that hold a value (the tier an init call chose, an answer…).
+    #[serde(default)]
+    pub vars: BTreeMap<String, Value>,
 }
 
 impl Machine {
@@ -64,7 +70,7 @@ impl Machine {
             for p in &st.policy.deny {
                 denied.push(ToolRule {
                     pattern: p.to_string(),
-                    by: format!("{} ({})", st.label, self.tier(sid)),
+                    by: super::verdict::state_in_tier(&st.label, &st.label, &self.tier(sid)),
                 });
             }
         }
@@ -95,6 +101,12 @@ impl Machine {
             halted: snap.halted,
             failed: snap.failed.map(|f| chart.state(f).label.clone()),
             events: snap.steps,
+            vars: snap
+                .vars
+                .iter()
+                .filter(|(_, v)| !v.is_null() && v.as_str() != Some(""))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
         }
     }
 

@@ -3,9 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::event::Event;
+use super::event::{Event, EventKind, claude_tool_name};
 use super::ir::{DeadlockFallback, Enforcement, OffPathPolicy, StateId};
 use super::machine::Machine;
+use super::pattern::{Pattern, any_server_tool};
 use super::snapshot::{DenialNote, RECENT_DENIALS, Snapshot};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -128,6 +129,15 @@ fn forget_denials(snap: &mut Snapshot, ev: &Event) {
     snap.denials.retain(|k, _| !k.starts_with(&prefix));
 }
 
+/// `shown (tier)`, or just `shown` when the state is a tier of its own (a top-level state).
+pub(crate) fn state_in_tier(shown: &str, label: &str, tier: &str) -> String {
+    if label == tier {
+        shown.to_string()
+    } else {
+        format!("{shown} ({tier})")
+    }
+}
+
 /// Current step labels for messages.
 pub fn current_label(m: &Machine, snap: &Snapshot) -> String {
     let labels: Vec<String> = m
@@ -176,8 +186,9 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
             .map(|r| format!(" {}", m.fill_facts(r, snap)))
             .unwrap_or_default();
         let reason = format!(
-            "seed: {tool} is not allowed now — \"{}\" ({}) {}.{hint} {next_text}",
-            by.state, by.tier, by.rule
+            "seed: {tool} is not allowed now — {} {}.{hint} {next_text}",
+            state_in_tier(&format!("\"{}\"", by.state), &by.state, &by.tier),
+            by.rule
         );
         return decide(
             m,
@@ -281,7 +292,29 @@ fn denies(m: &Machine, sid: StateId, ev: &Event) -> Option<String> {
         .deny
         .iter()
         .find(|p| p.matches(ev, &chart.aliases))
-        .map(|p| format!("denies {p}"))
+        .map(|p| format!("denies {}", as_calls(p)))
+}
+
+/// A rule's pattern as the calls it names, spelled as the agent makes them
+/// (`odyssean_anchor(stage="init")`, `mcp__starlog__orient`), not the pattern's inner form.
+fn as_calls(p: &Pattern) -> String {
+    let calls: Vec<String> = p
+        .alts
+        .iter()
+        .map(|a| {
+            let call = Pattern {
+                alts: vec![a.clone()],
+            }
+            .describe_call();
+            let plain_tool = matches!(a.kind, None | Some(EventKind::Tool))
+                && any_server_tool(&a.glob).is_none();
+            match call.strip_prefix(a.glob.as_str()) {
+                Some(rest) if plain_tool => format!("{}{rest}", claude_tool_name(&a.glob)),
+                _ => call,
+            }
+        })
+        .collect();
+    calls.join(" or ")
 }
 
 fn excludes(m: &Machine, sid: StateId, ev: &Event, neutral: bool) -> Option<String> {
@@ -294,7 +327,7 @@ fn excludes(m: &Machine, sid: StateId, ev: &Event, neutral: bool) -> Option<Stri
     {
         return None;
     }
-    let list: Vec<String> = policy.allow.iter().map(|p| p.to_string()).collect();
+    let list: Vec<String> = policy.allow.iter().map(as_calls).collect();
     Some(format!("allows only {}", list.join(", ")))
 }
 

@@ -95,7 +95,25 @@ pub fn status_text(st: &Status) -> String {
     if let Some(f) = &st.failed {
         s.push_str(&format!("failed:  {f}\n"));
     }
+    if !st.vars.is_empty() {
+        let v: Vec<String> = st
+            .vars
+            .iter()
+            .map(|(k, v)| format!("{} = {}", clip(k), clip(&v.to_string())))
+            .collect();
+        s.push_str(&format!("vars:    {}\n", v.join(", ")));
+    }
     s
+}
+
+/// At most 60 characters of a name or a value (JSON: control characters come escaped).
+fn clip(text: &str) -> String {
+    let clean: String = text.chars().filter(|ch| !ch.is_control()).collect();
+    let mut c: String = clean.chars().take(60).collect();
+    if c.len() < clean.len() {
+        c.push('…');
+    }
+    c
 }
 
 pub fn status_json(st: &Status) -> Value {
@@ -116,6 +134,7 @@ pub fn status_json(st: &Status) -> Value {
         "halted": st.halted,
         "failed": st.failed,
         "events": st.events,
+        "vars": st.vars,
     })
 }
 
