@@ -3,7 +3,7 @@
 
 use seed::dialects::{LoadError, Loaded, load_text};
 use seed::engine::ir::{ListOp, ReaderKind};
-use seed::engine::{Event, Facts, Machine, Phase};
+use seed::engine::{Decision, Event, Facts, Machine, Phase};
 use serde_json::json;
 
 const TOP: &str = "stateDiagram-v2
@@ -193,4 +193,31 @@ fn an_abandoned_side_trip_leaves_no_stale_return() {
     // Entered by its drawn edge, the trip leaves by its drawn way out.
     assert_eq!(go(&mut snap, Event::tool("Grep", json!({}))), ["side.look"]);
     assert_eq!(go(&mut snap, Event::tool("Read", json!({}))), ["__final"]);
+}
+
+#[test]
+fn allowed_calls_of_a_tool_between_refused_ones_do_not_reset_the_breaker() {
+    let l = manifest(
+        "neutral_tools = [\"Bash\"]\ndeadlock = { limit = 3, fallback = \"ask\" }\n\n[[policy]]\nstate = \"work.edit\"\ndeny = [\"Bash(command=rm *)\"]\nenforcement = \"enforce\"\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let m = Machine::new(l.chart);
+    let f = Facts::new();
+    let mut snap = m.start(&f);
+    let mut gate = |command: &str| {
+        m.step(
+            &mut snap,
+            Phase::Gate,
+            &Event::tool("Bash", json!({ "command": command })),
+            &f,
+        )
+        .verdict
+        .expect("a verdict")
+    };
+    for n in 1..=3 {
+        let v = gate(&format!("rm -rf build{n}"));
+        assert_eq!((v.decision, v.repeat), (Decision::Deny, n));
+        assert_eq!(gate("ls").decision, Decision::Allow);
+    }
+    assert_eq!(gate("rm -rf build4").decision, Decision::Ask);
 }

@@ -3,6 +3,7 @@
 //! No file system, clock, environment, terminal or threads here: time and facts come in as
 //! arguments, so the hook, replay, what-if and tests all run the same `step`.
 
+pub mod breaker;
 pub mod build;
 pub mod decode;
 pub mod event;
@@ -18,6 +19,7 @@ pub mod snapshot;
 pub mod status;
 pub mod step;
 pub mod verdict;
+pub mod wording;
 
 pub use event::{Event, EventKind};
 pub use ir::{Chart, StateId};

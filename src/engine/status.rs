@@ -70,7 +70,7 @@ impl Machine {
             for p in &st.policy.deny {
                 denied.push(ToolRule {
                     pattern: p.to_string(),
-                    by: super::verdict::state_in_tier(&st.label, &st.label, &self.tier(sid)),
+                    by: super::wording::state_in_tier(&st.label, &st.label, &self.tier(sid)),
                 });
             }
         }

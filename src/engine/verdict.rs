@@ -3,11 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::event::{Event, EventKind, claude_tool_name};
-use super::ir::{DeadlockFallback, Enforcement, OffPathPolicy, StateId};
+use super::breaker;
+use super::event::Event;
+use super::ir::{Enforcement, OffPathPolicy, StateId};
 use super::machine::Machine;
-use super::pattern::{Pattern, any_server_tool};
-use super::snapshot::{DenialNote, RECENT_DENIALS, Snapshot};
+use super::snapshot::Snapshot;
+use super::wording::{as_calls, state_in_tier};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -113,31 +114,6 @@ fn active_mode(m: &Machine, snap: &Snapshot) -> Enforcement {
         .unwrap_or(m.chart.settings.enforcement)
 }
 
-/// A stable key for "the same denied call": the tool and what objected to it (the denying
-/// state and rule, or the sequence's path). Not the input: an agent retrying a refused step
-/// revises it (a new plan text, another command), and that is still the same deadlock.
-fn denial_key(ev: &Event, by: Option<&DeniedBy>) -> String {
-    match by {
-        Some(by) => format!("{} @{}/{} {}", ev.key(), by.tier, by.state, by.rule),
-        None => format!("{} off path", ev.key()),
-    }
-}
-
-/// Forget the objections to `ev`'s tool: it went through.
-fn forget_denials(snap: &mut Snapshot, ev: &Event) {
-    let prefix = format!("{} ", ev.key());
-    snap.denials.retain(|k, _| !k.starts_with(&prefix));
-}
-
-/// `shown (tier)`, or just `shown` when the state is a tier of its own (a top-level state).
-pub(crate) fn state_in_tier(shown: &str, label: &str, tier: &str) -> String {
-    if label == tier {
-        shown.to_string()
-    } else {
-        format!("{shown} ({tier})")
-    }
-}
-
 /// Current step labels for messages.
 pub fn current_label(m: &Machine, snap: &Snapshot) -> String {
     let labels: Vec<String> = m
@@ -208,7 +184,6 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
         .iter()
         .any(|&t| !chart.transitions[t].targets.is_empty())
     {
-        forget_denials(snap, ev);
         return allow(VerdictKind::Advance, active_mode(m, snap), None);
     }
     // 3. Neutral: the neutral list, an allow list naming it, or a self-loop. Only the
@@ -224,8 +199,9 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
                 .iter()
                 .any(|p| p.matches(ev, aliases))
     });
+    // An allowed call forgives no refusal of its tool: refusals can depend on the input
+    // (`Bash(rm *)`), and the state change a call makes resets the breaker (see `step`).
     if neutral || allowed_by_list || !selected.is_empty() {
-        forget_denials(snap, ev);
         return allow(VerdictKind::Neutral, active_mode(m, snap), None);
     }
     // 4. Off path.
@@ -293,28 +269,6 @@ fn denies(m: &Machine, sid: StateId, ev: &Event) -> Option<String> {
         .iter()
         .find(|p| p.matches(ev, &chart.aliases))
         .map(|p| format!("denies {}", as_calls(p)))
-}
-
-/// A rule's pattern as the calls it names, spelled as the agent makes them
-/// (`odyssean_anchor(stage="init")`, `mcp__starlog__orient`), not the pattern's inner form.
-fn as_calls(p: &Pattern) -> String {
-    let calls: Vec<String> = p
-        .alts
-        .iter()
-        .map(|a| {
-            let call = Pattern {
-                alts: vec![a.clone()],
-            }
-            .describe_call();
-            let plain_tool = matches!(a.kind, None | Some(EventKind::Tool))
-                && any_server_tool(&a.glob).is_none();
-            match call.strip_prefix(a.glob.as_str()) {
-                Some(rest) if plain_tool => format!("{}{rest}", claude_tool_name(&a.glob)),
-                _ => call,
-            }
-        })
-        .collect();
-    calls.join(" or ")
 }
 
 fn excludes(m: &Machine, sid: StateId, ev: &Event, neutral: bool) -> Option<String> {
@@ -404,53 +358,7 @@ fn decide(
             warning: Some(reason),
             ..base
         },
-        Enforcement::Enforce => {
-            let key = denial_key(ev, base.denied_by.as_ref());
-            let count = snap
-                .denials
-                .get(&key)
-                .copied()
-                .unwrap_or(0)
-                .saturating_add(1);
-            snap.denials.insert(key, count);
-            let dl = m.chart.settings.deadlock;
-            // "max N denials": N denials, then the next attempt escalates.
-            let escalated = dl.limit > 0 && count > dl.limit;
-            let mut v = Verdict {
-                decision: Decision::Deny,
-                repeat: count,
-                escalated,
-                ..base
-            };
-            if escalated {
-                let msg = format!(
-                    "{} {} was denied {} times here: stop retrying it and ask the user how to proceed.",
-                    v.reason,
-                    ev.claude_tool_name(),
-                    dl.limit
-                );
-                v.reason = msg.clone();
-                match dl.fallback {
-                    DeadlockFallback::Deny => {}
-                    DeadlockFallback::Ask => v.decision = Decision::Ask,
-                    DeadlockFallback::Advise => {
-                        v.decision = Decision::Allow;
-                        v.warning = Some(msg);
-                    }
-                }
-            }
-            if v.decision == Decision::Deny || v.decision == Decision::Ask {
-                snap.recent_denials.push(DenialNote {
-                    event: ev.key(),
-                    reason: v.reason.clone(),
-                    count,
-                });
-                if snap.recent_denials.len() > RECENT_DENIALS {
-                    snap.recent_denials.remove(0);
-                }
-            }
-            v
-        }
+        Enforcement::Enforce => breaker::enforce(m, snap, ev, base),
     }
 }
 
