@@ -264,7 +264,13 @@ fn step_and_record(
     t0: Instant,
 ) -> Result<Answer, HookError> {
     let (tool_input, prompt, cuts) = prepared_input(h);
-    let normalized = input::normalize(h, &tool_input, &prompt)?;
+    let mut normalized = input::normalize(h, &tool_input, &prompt)?;
+    // A tool's result is stepped (and logged in the event) only for a chart that keeps one;
+    // otherwise the record's copy, bounded by `response_limit`, is the only one.
+    let reads_responses = loaded.iter().any(|l| l.machine.chart.reads_responses());
+    if let Some(n) = normalized.as_mut().filter(|_| !reads_responses) {
+        n.event.response = Value::Null;
+    }
     let now = SystemTime::now();
     let vars = readers::ReaderVars::new(inv.env, project_dir, Some(state));
     let facts: Facts = readers::sample(
@@ -327,7 +333,12 @@ fn step_and_record(
         record.facts = facts;
     }
     if let Some(resp) = &h.tool_response {
-        record.response = Some(redact::bound_response(resp.clone(), cfg.response_limit));
+        let mut bounded = redact::bound_response(resp.clone(), cfg.response_limit);
+        // The event already holds the whole (redacted) result: keep its size, not a 2nd copy.
+        if record.event.as_ref().is_some_and(|e| !e.response.is_null()) {
+            bounded.value = Value::Null;
+        }
+        record.response = Some(bounded);
     }
     record.ms = Some(ms_since(t0));
     log.append(&record)?;

@@ -199,7 +199,8 @@ fn repeated_denials_escalate() {
     let s = Sandbox::new();
     s.write_config(CONFIG);
     let mut last = String::new();
-    for _ in 0..3 {
+    // Three denials, then the fourth attempt escalates.
+    for _ in 0..4 {
         last = s
             .hook(&[], payload("PreToolUse", "s-dead", tool("Bash")))
             .stdout;

@@ -106,3 +106,33 @@ fn variables_and_flags_beat_a_per_sequence_override() {
     );
     assert!(r.json()["systemMessage"].as_str().is_some(), "{}", r.stdout);
 }
+
+/// A tool's result is logged once: in the record, bounded by `response_limit`, when no
+/// sequence keeps results; in the stepped event, whole, when one does (a workflow's
+/// `store_as`), and then the record keeps only its size.
+#[test]
+fn a_tool_result_is_logged_once() {
+    let s = Sandbox::new();
+    let response = json!({ "stdout": "9b1f0c2\n", "stderr": "" });
+    let post = |session: &str, tool: &str, input: serde_json::Value| {
+        payload(
+            "PostToolUse",
+            session,
+            json!({ "tool_name": tool, "tool_input": input, "tool_response": response }),
+        )
+    };
+    let bash = json!({ "command": "git rev-parse HEAD" });
+    assert_eq!(s.hook(SEQ, post("s-plain", "Bash", bash.clone())).code, 0);
+    let rec = s.log_lines("s-plain").pop().expect("a record");
+    assert_eq!(rec["event"].get("response"), None, "{rec}");
+    assert_eq!(rec["response"]["value"], response);
+
+    // hiivmind_add_source keeps what its calls produce: the Read of the corpus config.
+    let read = json!({ "file_path": "data/config.yaml" });
+    let seq = ["--sequence", "hiivmind_add_source"];
+    assert_eq!(s.hook(&seq, post("s-keeps", "Read", read)).code, 0);
+    let rec = s.log_lines("s-keeps").pop().expect("a record");
+    assert_eq!(rec["event"]["response"], response, "{rec}");
+    assert_eq!(rec["response"]["value"], serde_json::Value::Null);
+    assert!(rec["response"]["size"].as_u64().is_some_and(|n| n > 0));
+}

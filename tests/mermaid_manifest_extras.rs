@@ -3,7 +3,7 @@
 
 use seed::dialects::{LoadError, Loaded, load_text};
 use seed::engine::ir::{ListOp, ReaderKind};
-use seed::engine::{Event, Facts, Machine, Phase};
+use seed::engine::{Decision, Event, Facts, Machine, Phase};
 use serde_json::json;
 
 const TOP: &str = "stateDiagram-v2
@@ -51,12 +51,65 @@ fn a_side_trip_comes_back_to_the_state_it_left() {
 }
 
 #[test]
+fn a_side_trip_may_go_on_to_another_state_and_recovery_knows_the_way() {
+    // work.edit: a review trip through `side`, then on to work.test.
+    let l = manifest(
+        "[[bind]]\non = \"/review\"\nfrom = \"work.edit\"\nenter = \"side\"\nreturn = \"work.test\"\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let m = Machine::new(l.chart);
+    let f = Facts::new();
+    let mut snap = m.start(&f);
+    assert_eq!(m.status(&snap).current, vec!["work.edit"]);
+    // Both ways on are known: Bash as drawn, or the review trip.
+    let calls: Vec<String> = m
+        .recovery(&snap, None)
+        .next
+        .into_iter()
+        .map(|n| n.tool)
+        .collect();
+    assert!(calls.contains(&"/review".to_string()), "{calls:?}");
+    m.step(&mut snap, Phase::Advance, &Event::prompt("/review"), &f);
+    assert_eq!(m.status(&snap).current, vec!["work.test"]);
+    assert!(
+        snap.visited
+            .contains(&m.chart.find("side.look").expect("look"))
+    );
+    assert_eq!(snap.vars.get("side_return"), Some(&serde_json::Value::Null));
+    // A return to the state left stays available beside it (another event, another mark).
+    let l = manifest(
+        "[[bind]]\non = \"/peek\"\nenter = \"side\"\nreturn = true\n\n[[bind]]\non = \"/review\"\nfrom = \"work.edit\"\nenter = \"side\"\nreturn = \"work.test\"\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let m = Machine::new(l.chart);
+    let mut snap = m.start(&f);
+    m.step(&mut snap, Phase::Advance, &Event::prompt("/peek"), &f);
+    assert_eq!(m.status(&snap).current, vec!["work.edit"]);
+}
+
+#[test]
 fn side_trip_misuse_is_one_line() {
     let e = manifest("[[bind]]\non = \"/peek\"\nreturn = true\n").expect_err("no enter");
     assert_eq!(
         e.to_string(),
         "flow.toml:3:1: `return = true` needs `on` (the event) and `enter` (where the trip starts)"
     );
+    for (body, msg) in [
+        (
+            "[[bind]]\non = \"/r\"\nenter = \"side\"\nreturn = \"work.test\"\n",
+            "flow.toml:3:1: `return = \"work.test\"` needs `from`: the states the trip leaves",
+        ),
+        (
+            "[[bind]]\non = \"/r\"\nfrom = \"work.edit\"\nenter = \"side\"\nreturn = \"side.look\"\n",
+            "flow.toml:3:1: `return = \"side.look\"` must lead out of `side`",
+        ),
+        (
+            "[[bind]]\non = \"/r\"\nfrom = \"work.edit\"\nenter = \"side\"\nreturn = \"nowhere\"\n",
+            "flow.toml:3:1: no state `nowhere`: expected a state key such as `side.__final`",
+        ),
+    ] {
+        assert_eq!(manifest(body).expect_err(body).to_string(), msg);
+    }
 }
 
 #[test]
@@ -140,4 +193,31 @@ fn an_abandoned_side_trip_leaves_no_stale_return() {
     // Entered by its drawn edge, the trip leaves by its drawn way out.
     assert_eq!(go(&mut snap, Event::tool("Grep", json!({}))), ["side.look"]);
     assert_eq!(go(&mut snap, Event::tool("Read", json!({}))), ["__final"]);
+}
+
+#[test]
+fn allowed_calls_of_a_tool_between_refused_ones_do_not_reset_the_breaker() {
+    let l = manifest(
+        "neutral_tools = [\"Bash\"]\ndeadlock = { limit = 3, fallback = \"ask\" }\n\n[[policy]]\nstate = \"work.edit\"\ndeny = [\"Bash(command=rm *)\"]\nenforcement = \"enforce\"\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let m = Machine::new(l.chart);
+    let f = Facts::new();
+    let mut snap = m.start(&f);
+    let mut gate = |command: &str| {
+        m.step(
+            &mut snap,
+            Phase::Gate,
+            &Event::tool("Bash", json!({ "command": command })),
+            &f,
+        )
+        .verdict
+        .expect("a verdict")
+    };
+    for n in 1..=3 {
+        let v = gate(&format!("rm -rf build{n}"));
+        assert_eq!((v.decision, v.repeat), (Decision::Deny, n));
+        assert_eq!(gate("ls").decision, Decision::Allow);
+    }
+    assert_eq!(gate("rm -rf build4").decision, Decision::Ask);
 }

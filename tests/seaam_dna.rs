@@ -221,3 +221,74 @@ fn bad_dna_json_reads_as_unknown_and_moves_nothing() {
     assert!(msg.chars().count() <= 300);
     assert!(msg.starts_with("[2Jrm -rf /"));
 }
+
+#[test]
+fn off_path_calls_are_recorded_with_a_recovery_and_never_blocked() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let d = t.path();
+    let mut w = Walk::new("seaam_organ_lifecycle");
+    let observer = "soma.perception.observer";
+    w.facts = sample(&w, d, &dna(vec![goal(false)], &[observer], vec![], &[]));
+    w.advance(&tool("Read", json!({})))
+        .expect("Pending", 10.0, Some("Bash(command=\"*seaam*\")"));
+    // Editing an organ by hand is not part of the lifecycle: observed, with the way on named,
+    // however often it is repeated (observe mode has no deadlock breaker to trip).
+    for n in 0..5 {
+        let edit = tool(
+            "Edit",
+            json!({"file_path": format!("soma/perception/observer_{n}.py")}),
+        );
+        let v = w.gate(&edit);
+        assert_eq!(
+            (
+                v.kind,
+                v.decision,
+                v.warning.as_deref(),
+                v.repeat,
+                v.escalated
+            ),
+            (VerdictKind::OffPath, Decision::Allow, None, 0, false),
+            "attempt {n}"
+        );
+        assert_eq!(
+            v.reason,
+            "seed: Edit is not part of \"seaam_organ_lifecycle\" at step \"Pending\". Next: call Bash(command=\"*seaam*\")."
+        );
+        w.advance(&edit)
+            .expect("Pending", 10.0, Some("Bash(command=\"*seaam*\")"));
+    }
+    // A failed organ: still nothing is blocked, and the recovery says what SEAAM does next.
+    let broken = failure(observer, "import", "No module named 'watchdog'");
+    w.facts = sample(
+        &w,
+        d,
+        &dna(vec![goal(false)], &[observer], vec![broken], &[]),
+    );
+    w.advance(&tool("Bash", json!({"command": "python -m seaam"})));
+    fs::create_dir_all(d.join("soma/perception")).expect("mkdir");
+    fs::write(d.join("soma/perception/observer.py"), "class Observer: ...").expect("organ");
+    w.facts = sample(
+        &w,
+        d,
+        &dna(
+            vec![goal(false)],
+            &[observer],
+            vec![failure(observer, "import", "No module named 'watchdog'")],
+            &[],
+        ),
+    );
+    w.advance(&tool("Read", json!({})));
+    assert_eq!(w.at(), ["Failed"]);
+    let v = w.gate(&tool("Write", json!({"file_path": "dna.json"})));
+    assert_eq!(
+        (v.kind, v.decision),
+        (VerdictKind::OffPath, Decision::Allow)
+    );
+    assert!(v.warning.is_none());
+    assert!(
+        w.m.recovery(&w.snap, None).suggestions[0]
+            .starts_with("Organ soma.perception.observer failed (import)"),
+        "{:?}",
+        w.m.recovery(&w.snap, None).suggestions
+    );
+}

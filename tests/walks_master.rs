@@ -114,22 +114,23 @@ fn compound_intelligence_denies_off_path_calls_with_the_next_tool() {
 }
 
 #[test]
-fn deadlock_breaker_escalates_to_asking_the_user_on_the_third_retry() {
+fn deadlock_breaker_asks_the_user_after_three_denials() {
     let mut w = Walk::builtin("compound_intelligence");
-    let first = w.gate("Write");
+    for n in 1..=3 {
+        let v = w.gate("Write");
+        assert_eq!(
+            (v.decision, v.repeat, v.escalated),
+            (Decision::Deny, n, false)
+        );
+    }
+    let fourth = w.gate("Write");
+    assert!(fourth.escalated);
     assert_eq!(
-        (first.decision, first.repeat, first.escalated),
-        (Decision::Deny, 1, false)
-    );
-    assert_eq!(w.gate("Write").repeat, 2);
-    let third = w.gate("Write");
-    assert!(third.escalated);
-    assert_eq!(
-        third.decision,
+        fourth.decision,
         Decision::Ask,
         "compound_intelligence falls back to asking the user"
     );
-    assert!(third.reason.contains("ask the user"), "{}", third.reason);
+    assert!(fourth.reason.contains("ask the user"), "{}", fourth.reason);
     // Progress resets the breaker.
     w.call("mcp__seed__who_am_i");
     assert_eq!(w.gate("Write").repeat, 1);
@@ -236,7 +237,7 @@ fn a_constraint_that_refuses_every_next_step_leaves_no_legal_step() {
     assert_eq!(next.tool, "mcp__waypoint__navigate_to_next_waypoint");
     let by = next.blocked_by.expect("marked as refused");
     assert!(
-        by.contains("flight_active_debugging") && by.contains("waypoint.*"),
+        by.contains("flight_active_debugging") && by.contains("mcp__waypoint__*"),
         "{by}"
     );
     assert!(

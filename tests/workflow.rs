@@ -118,13 +118,17 @@ fn several_tool_calls_are_sub_steps_taken_in_file_order() {
         None,
         "state actions wait for the node to finish"
     );
-    r.call("Bash", json!({"command": "git rev-parse HEAD"}));
+    r.call_with(
+        "Bash",
+        json!({"command": "git rev-parse HEAD"}),
+        json!({"stdout": "4f2a9c1e\n", "stderr": "", "interrupted": false}),
+    );
     assert_eq!(r.at(), ["done"]);
     assert_eq!(r.flag("cloned"), Some(true));
     assert_eq!(
         r.var("sha"),
-        json!({"command": "git rev-parse HEAD"}),
-        "store_as keeps the call's input"
+        json!("4f2a9c1e"),
+        "store_as keeps the result: the commit the command printed"
     );
 }
 
@@ -171,11 +175,16 @@ fn allow_failure_sends_a_failed_call_to_on_success_and_records_the_status() {
         "fetch_succeeded is false after a failed fetch"
     );
     let mut r = Run::new(&wf("probe", PROBE));
-    r.call("WebFetch", url);
+    r.call_with(
+        "WebFetch",
+        url,
+        json!({"code": 200, "codeText": "OK", "result": "# Docs\n- [Intro](intro.md)"}),
+    );
     assert_eq!(r.var("manifest")["status"], json!(200));
     assert_eq!(
-        r.var("manifest")["url"],
-        json!("https://docs.example.com/llms.txt")
+        r.var("manifest")["result"],
+        json!("# Docs\n- [Intro](intro.md)"),
+        "store_as keeps what the fetch returned"
     );
     assert_eq!(r.at(), ["done"]);
 }
@@ -304,8 +313,8 @@ fn a_user_prompt_routes_on_the_chosen_option_label_or_id() {
     assert_eq!(r.var("mode"), json!("going"));
     assert_eq!(
         r.var("choice"),
-        json!({"q?": "Go on"}),
-        "store_as keeps the answers"
+        json!("Go on"),
+        "store_as keeps the chosen answer"
     );
     assert_eq!(r.var("user_responses.ask"), json!({"q?": "Go on"}));
     let mut r = Run::new(&wf("ask", ASK));

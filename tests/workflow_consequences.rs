@@ -281,12 +281,43 @@ fn outside_world_consequences_become_the_tool_call_the_agent_makes() {
 }
 
 #[test]
-fn store_as_keeps_the_tool_input() {
+fn store_as_keeps_the_result_of_the_action() {
     let yaml = wf(
         "a",
-        "  a:\n    type: action\n    actions:\n      - type: read_config\n        store_as: config\n    on_success: done",
+        "  a:\n    type: action\n    actions:\n      - type: read_config\n        store_as: config\n      - type: evaluate\n        expression: \"len(config.sources) == 0\"\n        set_flag: is_first_source\n    on_success: done",
     );
+    // read_config: the file the Read returned, parsed.
+    let read = json!({"file_path": "/c/data/config.yaml"});
     let mut r = Run::new(&yaml);
-    r.call("Read", json!({"file_path": "/c/data/config.yaml"}));
-    assert_eq!(r.var("config"), json!({"file_path": "/c/data/config.yaml"}));
+    r.call_with(
+        "Read",
+        read.clone(),
+        json!({"type": "text", "file": {"filePath": "/c/data/config.yaml",
+            "content": "corpus: react\nsources:\n  - id: react-docs\n    type: git\n", "numLines": 4}}),
+    );
+    assert_eq!(
+        r.var("config"),
+        json!({"corpus": "react", "sources": [{"id": "react-docs", "type": "git"}]})
+    );
+    assert_eq!(r.flag("is_first_source"), Some(false));
+    // An empty corpus: no sources yet.
+    let mut r = Run::new(&yaml);
+    r.call_with(
+        "Read",
+        read.clone(),
+        json!({"type": "text", "file": {"content": "corpus: react\nsources: []\n"}}),
+    );
+    assert_eq!(r.flag("is_first_source"), Some(true));
+    // No result known (too large for the host to pass on): nothing is stored.
+    let mut r = Run::new(&yaml);
+    r.call("Read", read.clone());
+    assert_eq!(r.var("config"), Value::Null);
+    // A file that is not YAML stays text.
+    let mut r = Run::new(&yaml);
+    r.call_with(
+        "Read",
+        read,
+        json!({"type": "text", "file": {"content": "sources: [unclosed"}}),
+    );
+    assert_eq!(r.var("config"), json!("sources: [unclosed"));
 }

@@ -159,13 +159,19 @@ fn off_path_calls_are_denied_with_the_way_back() {
             "Bash(command=\"*mkdir *\")"
         ]
     );
-    // The denied call did not move anything; retrying it escalates to asking the user.
+    // The denied call did not move anything; retrying it (reworded or not) is denied three
+    // times in all, then escalates to asking the user.
     assert_eq!(r.here(), "ask_source_input");
-    r.gate("Bash", clone.clone());
-    let third = r.gate("Bash", clone.clone());
+    let third = r.gate(
+        "Bash",
+        json!({"command": "git clone --depth 1 https://example.com/x.git"}),
+    );
+    assert!(!third.escalated && third.repeat == 2, "{third:?}");
+    assert!(!r.gate("Bash", clone.clone()).escalated);
+    let fourth = r.gate("Bash", clone.clone());
     assert!(
-        third.escalated && third.reason.contains("ask the user"),
-        "{third:?}"
+        fourth.escalated && fourth.reason.contains("ask the user"),
+        "{fourth:?}"
     );
     // Looking around stays allowed; the expected call still advances.
     assert_eq!(

@@ -71,14 +71,6 @@ fn file_system_preconditions_are_readers_under_the_project_dir() {
             },
         ),
         (
-            "type: source_exists\nid: react",
-            reader_true("source_exists:react"),
-            ReaderKind::Contains {
-                path: project("data/config.yaml"),
-                text: "id: react".into(),
-            },
-        ),
-        (
             "type: source_cloned\nid: react",
             file_reader("source_cloned:react"),
             ReaderKind::FileExists {
@@ -119,6 +111,45 @@ fn file_system_preconditions_are_readers_under_the_project_dir() {
         assert_eq!(g, guard, "{pre}");
         assert_eq!(readers.len(), 1, "{pre}");
         assert_eq!(readers[0].kind, kind, "{pre}");
+    }
+}
+
+#[test]
+fn source_exists_matches_the_whole_id_in_the_config_on_disk() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join("data/config.yaml");
+    std::fs::create_dir_all(config.parent().expect("dir")).expect("mkdir");
+    let nodes = "  c:\n    type: conditional\n    condition:\n      type: source_exists\n      id: react\n    branches:\n      true: done\n      false: failed";
+    let yaml = wf("c", nodes);
+    let m = seed::engine::Machine::new(load(&yaml).chart);
+    let ends_at = |text: &str| -> String {
+        std::fs::write(&config, text).expect("write config");
+        let vars = seed::store::readers::ReaderVars {
+            project_dir: Some(dir.path().display().to_string()),
+            ..Default::default()
+        };
+        let facts =
+            seed::store::readers::sample(&m.chart.readers, &vars, std::time::SystemTime::now());
+        let snap = m.start(&facts);
+        m.status(&snap).current.join(" ")
+    };
+    for listed in [
+        "sources:\n  - id: react\n    type: git\n",
+        "sources:\r\n  - id: react\r\n",
+        "sources:\n- id: react  # the main docs\n",
+        "sources:\n  - id: \"react\"\n",
+        "sources:\n  - type: git\n    id: 'react'\n",
+    ] {
+        assert_eq!(ends_at(listed), "done", "{listed:?}");
+    }
+    for not_listed in [
+        "sources:\n  - id: react-native\n",
+        "sources:\n  - id: reactor\n",
+        "sources:\n  - source_id: preact\n",
+        "sources: []\n",
+        "",
+    ] {
+        assert_eq!(ends_at(not_listed), "failed", "{not_listed:?}");
     }
 }
 

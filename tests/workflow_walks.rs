@@ -52,9 +52,10 @@ fn git_path() {
                 70,
                 Some("Bash(command=\"*git *rev-parse*\")"),
             ),
-            call(
+            call_returning(
                 "Bash",
                 json!({"command": "git -C .source/docs rev-parse HEAD"}),
+                json!({"stdout": "9b1f0c2d7e\n", "stderr": "", "interrupted": false}),
                 "write_source_entry",
                 73,
                 WRITE_CONFIG,
@@ -72,14 +73,80 @@ fn git_path() {
     ended(&r, "success", true);
     assert_eq!(r.var("source_type"), json!("git"));
     assert_eq!(r.flag("source_type_git"), Some(true));
-    assert_eq!(
-        r.var("source_url"),
-        json!({"q?": "https://github.com/acme/docs"})
+    assert_eq!(r.flag("is_first_source"), Some(true));
+    assert_eq!(r.var("source_url"), json!("https://github.com/acme/docs"));
+    assert_eq!(r.var("source_sha"), json!("9b1f0c2d7e"));
+}
+
+#[test]
+fn a_corpus_that_has_sources_is_not_asked_about_its_first_build() {
+    let mut r = start();
+    walk(
+        &mut r,
+        &[
+            read_corpus(CORPUS_WITH_SOURCES, 9),
+            ask("Git repository", "collect_git_url", 55, ASK),
+            ask(
+                "https://github.com/acme/api-docs",
+                "clone_source.create_directory",
+                64,
+                Some("Bash(command=\"*mkdir *\")"),
+            ),
+            call(
+                "Bash",
+                json!({"command": "mkdir -p .source"}),
+                "clone_source.clone_repo",
+                67,
+                Some("Bash(command=\"*git *clone*\")"),
+            ),
+            call(
+                "Bash",
+                json!({"command": "git clone --depth 1 https://github.com/acme/api-docs .source/api"}),
+                "clone_source.get_sha",
+                70,
+                Some("Bash(command=\"*git *rev-parse*\")"),
+            ),
+            call(
+                "Bash",
+                json!({"command": "git -C .source/api rev-parse HEAD"}),
+                "write_source_entry",
+                73,
+                WRITE_CONFIG,
+            ),
+            // The second source: check_first_source goes straight to the ending.
+            call(
+                "Edit",
+                json!({"file_path": CONFIG, "old_string": "sources:\n", "new_string": "sources:\n  - id: api\n"}),
+                "success",
+                100,
+                None,
+            ),
+        ],
     );
-    assert_eq!(
-        r.var("source_sha")["command"],
-        json!("git -C .source/docs rev-parse HEAD")
+    ended(&r, "success", true);
+    assert_eq!(r.flag("is_first_source"), Some(false));
+    assert_eq!(r.var("config")["sources"][0]["id"], json!("handbook"));
+}
+
+#[test]
+fn a_local_source_added_to_a_corpus_with_sources_ends_after_the_config_write() {
+    let mut r = start();
+    walk(
+        &mut r,
+        &[
+            read_corpus(CORPUS_WITH_SOURCES, 9),
+            ask("Local files", "ask_local_placement", 18, ASK),
+            ask("Files are in place", "write_source_entry", 73, WRITE_CONFIG),
+            call(
+                "Write",
+                json!({"file_path": CONFIG, "content": "sources:\n  - id: handbook\n  - id: notes\n"}),
+                "success",
+                100,
+                None,
+            ),
+        ],
     );
+    ended(&r, "success", true);
 }
 
 #[test]

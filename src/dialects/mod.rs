@@ -174,10 +174,26 @@ pub fn load_path(path: &Path) -> Result<Loaded, LoadError> {
         )
     })?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let resolve = move |rel: &str| std::fs::read_to_string(dir.join(rel)).ok();
+    let resolve = move |rel: &str| read_capped(&dir.join(rel));
     let mut loaded = load_text(&file, &text, &resolve)?;
     loaded.source = file;
     Ok(loaded)
+}
+
+/// A file a manifest names, read no further than the sequence limit: a larger one comes back
+/// cut (and is refused by its dialect's own size limit), never read whole into memory.
+fn read_capped(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(MAX_SEQUENCE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    if bytes.len() as u64 > MAX_SEQUENCE_BYTES {
+        return Some(String::from_utf8_lossy(&bytes).into_owned());
+    }
+    String::from_utf8(bytes).ok()
 }
 
 /// Names of the built-in sequences (file stems of the embedded entry files).

@@ -84,6 +84,10 @@ pub struct Event {
     /// tool's own arguments, and a tool may well take an argument called `plugin`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<String>,
+    /// The tool's result (PostToolUse's `tool_response`, bounded and redacted by the host);
+    /// `null` for every other event. `store_as` in workflows keeps it.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub response: Value,
 }
 
 /// An event as stored, before its name is normalized.
@@ -95,6 +99,8 @@ struct RawEvent {
     input: Value,
     #[serde(default)]
     plugin: Option<String>,
+    #[serde(default)]
+    response: Value,
 }
 
 impl From<RawEvent> for Event {
@@ -107,11 +113,13 @@ impl From<RawEvent> for Event {
                 name: r.name,
                 input: r.input,
                 plugin: None,
+                response: Value::Null,
             },
         };
         if e.plugin.is_none() && e.name.contains('.') {
             e.plugin = r.plugin;
         }
+        e.response = r.response;
         e
     }
 }
@@ -126,11 +134,17 @@ impl Event {
             name: name.into(),
             input: Value::Null,
             plugin: None,
+            response: Value::Null,
         }
     }
 
     pub fn with_input(mut self, input: Value) -> Event {
         self.input = input;
+        self
+    }
+
+    pub fn with_response(mut self, response: Value) -> Event {
+        self.response = response;
         self
     }
 
@@ -151,6 +165,7 @@ impl Event {
                 name: skill,
                 input,
                 plugin: None,
+                response: Value::Null,
             };
         }
         let (name, plugin) = match split_mcp(&raw_name) {
@@ -165,6 +180,7 @@ impl Event {
             name,
             input,
             plugin,
+            response: Value::Null,
         }
     }
 
@@ -192,6 +208,7 @@ impl Event {
                     name,
                     input: serde_json::json!({ "prompt": text }),
                     plugin: None,
+                    response: Value::Null,
                 };
             }
         }
@@ -201,6 +218,7 @@ impl Event {
             name,
             input: serde_json::json!({ "prompt": text }),
             plugin: None,
+            response: Value::Null,
         }
     }
 

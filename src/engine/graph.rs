@@ -28,9 +28,19 @@ impl Machine {
         out
     }
 
-    pub(crate) fn edges_from(&self, atomic: StateId) -> Vec<Edge> {
+    /// `atomic` finishes `composite`: it is its final child, or, when `composite` is parallel,
+    /// the final state of one of its regions (the done event also waits for the others).
+    pub(crate) fn ends_composite(&self, atomic: StateId, composite: StateId) -> bool {
         let chart = &self.chart;
         let st = chart.state(atomic);
+        st.is_final()
+            && (st.parent == Some(composite)
+                || (chart.state(composite).kind == StateKind::Parallel
+                    && st.parent.and_then(|r| chart.state(r).parent) == Some(composite)))
+    }
+
+    pub(crate) fn edges_from(&self, atomic: StateId) -> Vec<Edge> {
+        let chart = &self.chart;
         let mut out = Vec::new();
         let mut taken: Vec<&Trigger> = Vec::new();
         for ti in self.transitions_for(atomic) {
@@ -55,7 +65,7 @@ impl Machine {
                 Trigger::Event(_) => 1,
                 Trigger::Always => 0,
                 Trigger::Done(x) => {
-                    if st.is_final() && st.parent == Some(*x) {
+                    if self.ends_composite(atomic, *x) {
                         0
                     } else {
                         continue;

@@ -4,7 +4,8 @@ use std::cmp::Ordering;
 
 use serde_json::Value;
 
-use super::ir::{Action, CmpOp, Guard};
+use super::decode;
+use super::ir::{Action, CmpOp, Guard, ResultPart};
 use super::pattern::input_matches;
 use super::snapshot::{Checkpoint, Snapshot};
 
@@ -131,8 +132,14 @@ fn loose_eq(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// Apply data-only actions. Returns the notes they produced.
-pub fn apply(actions: &[Action], snap: &mut Snapshot, input: &Value) -> Vec<String> {
+/// Apply data-only actions with the triggering event's input and result (`null` when there
+/// is none). Returns the notes they produced.
+pub fn apply(
+    actions: &[Action],
+    snap: &mut Snapshot,
+    input: &Value,
+    response: &Value,
+) -> Vec<String> {
     let mut notes = Vec::new();
     for a in actions {
         match a {
@@ -144,6 +151,21 @@ pub fn apply(actions: &[Action], snap: &mut Snapshot, input: &Value) -> Vec<Stri
             }
             Action::SetVarFromInput { name, pointer } => {
                 let v = input.pointer(pointer).cloned().unwrap_or(Value::Null);
+                snap.vars.insert(name.clone(), v);
+            }
+            Action::SetVarFromResult {
+                name,
+                from,
+                pointer,
+                decode: how,
+            } => {
+                let part = match from {
+                    ResultPart::Response => response,
+                    ResultPart::Input => input,
+                };
+                let v = part
+                    .pointer(pointer)
+                    .map_or(Value::Null, |v| decode::value(v, *how));
                 snap.vars.insert(name.clone(), v);
             }
             Action::AppendVar { name, value } => {

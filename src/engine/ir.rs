@@ -80,7 +80,8 @@ pub enum FailMode {
     Closed,
 }
 
-/// What the deadlock breaker does once the same denied call has been retried `limit` times.
+/// What the deadlock breaker does once a tool has been denied `limit` times in a row by the
+/// same rule (the next attempt escalates).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DeadlockFallback {
@@ -355,6 +356,16 @@ pub enum Action {
         name: String,
         pointer: String,
     },
+    /// Set a variable from the triggering call's result (`Event::response`) or input, at a
+    /// JSON pointer, decoded: seed 003's `store_as` keeps what the action produced.
+    SetVarFromResult {
+        name: String,
+        #[serde(default)]
+        from: ResultPart,
+        pointer: String,
+        #[serde(default)]
+        decode: Decode,
+    },
     AppendVar {
         name: String,
         value: Value,
@@ -372,6 +383,32 @@ pub enum Action {
     Note {
         text: String,
     },
+}
+
+/// Which part of the triggering event a [`Action::SetVarFromResult`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResultPart {
+    /// The tool's result (PostToolUse).
+    #[default]
+    Response,
+    /// The call's input (AskUserQuestion's `answers` are there too).
+    Input,
+}
+
+/// How a [`Action::SetVarFromResult`] value is decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decode {
+    /// As it is.
+    #[default]
+    Json,
+    /// Text without surrounding whitespace (a command's stdout).
+    Trim,
+    /// Text parsed as YAML (a Read of a YAML file); text that does not parse stays text.
+    Yaml,
+    /// The first value of an object (AskUserQuestion's answer to its question).
+    First,
 }
 
 /// A deep-state reader: data evaluated by the host, passed to `step` as facts.
@@ -542,6 +579,20 @@ impl Chart {
             .iter()
             .enumerate()
             .filter(move |(_, t)| t.source == id)
+    }
+
+    /// Some transition keeps a tool's result (`store_as` of what a call produced): only then
+    /// does a stepped event need the response, and only then does the log carry it in the event.
+    pub fn reads_responses(&self) -> bool {
+        self.transitions.iter().flat_map(|t| &t.actions).any(|a| {
+            matches!(
+                a,
+                Action::SetVarFromResult {
+                    from: ResultPart::Response,
+                    ..
+                }
+            )
+        })
     }
 
     pub fn reader(&self, name: &str) -> Option<&ReaderDecl> {

@@ -72,11 +72,10 @@ impl Machine {
             if t.guard.as_ref().is_some_and(|g| g.is_never()) {
                 continue;
             }
-            if let Trigger::Done(x) = t.trigger {
-                let st = self.chart.state(u);
-                if !(st.is_final() && st.parent == Some(x)) {
-                    continue;
-                }
+            if let Trigger::Done(x) = t.trigger
+                && !self.ends_composite(u, x)
+            {
+                continue;
             }
             if t.targets.is_empty() {
                 continue;
@@ -335,6 +334,7 @@ impl Machine {
                 }
                 Action::SetVar { name, .. }
                 | Action::SetVarFromInput { name, .. }
+                | Action::SetVarFromResult { name, .. }
                 | Action::AppendVar { name, .. }
                 | Action::MergeVar { name, .. } => {
                     vars.insert(name.clone());

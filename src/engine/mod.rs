@@ -3,7 +3,9 @@
 //! No file system, clock, environment, terminal or threads here: time and facts come in as
 //! arguments, so the hook, replay, what-if and tests all run the same `step`.
 
+pub mod breaker;
 pub mod build;
+pub mod decode;
 pub mod event;
 pub mod graph;
 pub mod guard;
@@ -19,6 +21,7 @@ pub mod status;
 pub mod step;
 pub mod tool_name;
 pub mod verdict;
+pub mod wording;
 
 pub use event::{Event, EventKind};
 pub use ir::{Chart, StateId};

@@ -30,7 +30,7 @@ pub struct Snapshot {
     pub highest: f64,
     /// Events applied (gates included).
     pub steps: u64,
-    /// Consecutive denials per call (tool + input), for the deadlock breaker.
+    /// Denials in a row per tool and objection (not per input), for the deadlock breaker.
     pub denials: BTreeMap<String, u32>,
     /// Stop hooks blocked so far.
     pub stop_blocks: u32,

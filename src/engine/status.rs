@@ -1,7 +1,10 @@
 //! The one view every face shows (CLI `status`, the TUI, prompt injection, MCP): computed here
 //! once, from the chart and the snapshot.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::event::Event;
 use super::ir::{StateId, StateKind};
@@ -46,6 +49,9 @@ pub struct Status {
     /// `recovery` shows the way to it.
     pub denied_call: Option<String>,
     pub events: u64,
+    /// The sequence's variables that hold a value (the tier an init call chose, an answer…).
+    #[serde(default)]
+    pub vars: BTreeMap<String, Value>,
 }
 
 impl Machine {
@@ -74,7 +80,7 @@ impl Machine {
                 refused.push(as_called(p));
                 denied.push(ToolRule {
                     pattern: p.to_string(),
-                    by: format!("{} ({})", st.label, self.tier(sid)),
+                    by: super::wording::state_in_tier(&st.label, &st.label, &self.tier(sid)),
                 });
             }
         }
@@ -107,6 +113,12 @@ impl Machine {
             livelock: snap.livelock,
             denied_call: snap.denied.as_ref().map(Event::claude_tool_name),
             events: snap.steps,
+            vars: snap
+                .vars
+                .iter()
+                .filter(|(_, v)| !v.is_null() && v.as_str() != Some(""))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
         }
     }
 

@@ -291,7 +291,7 @@ impl Machine {
         snap.active.retain(|s| !exit.contains(s));
         for &ti in transitions {
             let t = &chart.transitions[ti];
-            let notes = guard::apply(&t.actions, snap, &event.input);
+            let notes = guard::apply(&t.actions, snap, &event.input, &event.response);
             report.notes.extend(notes);
             if !t.targets.is_empty() {
                 entry.extend(self.entry_set(&t.targets, self.domain(ti)));
@@ -339,7 +339,9 @@ impl Machine {
             }
             snap.visited.insert(s);
             let st = chart.state(s);
-            report.notes.extend(guard::apply(&st.on_entry, snap, input));
+            report
+                .notes
+                .extend(guard::apply(&st.on_entry, snap, input, &Value::Null));
             if let StateKind::Final { outcome, .. } = &st.kind {
                 if *outcome == Outcome::Error {
                     snap.failed = Some(s);
@@ -411,6 +413,8 @@ fn denied_call(event: &Event) -> Event {
         },
         // Named as it was made when recovery shows the way to it.
         plugin: event.plugin.clone(),
+        // A gate has no response yet.
+        response: Value::Null,
     }
 }
 

@@ -3,10 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::breaker;
 use super::event::Event;
-use super::ir::{DeadlockFallback, Enforcement, OffPathPolicy, StateId};
+use super::ir::{Enforcement, OffPathPolicy, StateId};
 use super::machine::Machine;
-use super::snapshot::{DenialNote, RECENT_DENIALS, Snapshot};
+use super::snapshot::Snapshot;
+use super::wording::{as_calls, state_in_tier};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -66,7 +68,7 @@ pub struct Verdict {
     pub denied_by: Option<DeniedBy>,
     /// The exact next call, when one is known.
     pub next: Option<String>,
-    /// How many times this same call has been denied in a row.
+    /// How many times in a row the same objection met this tool, this call included.
     pub repeat: u32,
     pub escalated: bool,
 }
@@ -110,11 +112,6 @@ fn active_mode(m: &Machine, snap: &Snapshot) -> Enforcement {
         .max_by_key(|(d, _)| *d)
         .map(|(_, e)| e)
         .unwrap_or(m.chart.settings.enforcement)
-}
-
-/// A stable key for "the same call": the event and its input.
-fn call_key(ev: &Event) -> String {
-    format!("{}#{}", ev.key(), ev.input)
 }
 
 /// Current step labels for messages.
@@ -165,8 +162,9 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
             .map(|r| format!(" {}", m.fill_facts(r, snap)))
             .unwrap_or_default();
         let reason = format!(
-            "seed: {tool} is not allowed now — \"{}\" ({}) {}.{hint} {next_text}",
-            by.state, by.tier, by.rule
+            "seed: {tool} is not allowed now — {} {}.{hint} {next_text}",
+            state_in_tier(&format!("\"{}\"", by.state), &by.state, &by.tier),
+            by.rule
         );
         return decide(
             m,
@@ -186,7 +184,6 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
         .iter()
         .any(|&t| !chart.transitions[t].targets.is_empty())
     {
-        snap.denials.remove(&call_key(ev));
         return allow(VerdictKind::Advance, active_mode(m, snap), None);
     }
     // 3. Neutral: the neutral list, an allow list naming it, or a self-loop. Only the
@@ -202,8 +199,9 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
                 .iter()
                 .any(|p| p.matches(ev, aliases))
     });
+    // An allowed call forgives no refusal of its tool: refusals can depend on the input
+    // (`Bash(rm *)`), and the state change a call makes resets the breaker (see `step`).
     if neutral || allowed_by_list || !selected.is_empty() {
-        snap.denials.remove(&call_key(ev));
         return allow(VerdictKind::Neutral, active_mode(m, snap), None);
     }
     // 4. Off path.
@@ -270,7 +268,7 @@ fn denies(m: &Machine, sid: StateId, ev: &Event) -> Option<String> {
         .deny
         .iter()
         .find(|p| p.matches(ev, &chart.aliases))
-        .map(|p| format!("denies {p}"))
+        .map(|p| format!("denies {}", as_calls(p)))
 }
 
 fn excludes(m: &Machine, sid: StateId, ev: &Event, neutral: bool) -> Option<String> {
@@ -283,7 +281,7 @@ fn excludes(m: &Machine, sid: StateId, ev: &Event, neutral: bool) -> Option<Stri
     {
         return None;
     }
-    let list: Vec<String> = policy.allow.iter().map(|p| p.to_string()).collect();
+    let list: Vec<String> = policy.allow.iter().map(as_calls).collect();
     Some(format!("allows only {}", list.join(", ")))
 }
 
@@ -360,45 +358,7 @@ fn decide(
             warning: Some(reason),
             ..base
         },
-        Enforcement::Enforce => {
-            let key = call_key(ev);
-            let count = snap.denials.get(&key).copied().unwrap_or(0) + 1;
-            snap.denials.insert(key, count);
-            let dl = m.chart.settings.deadlock;
-            let escalated = dl.limit > 0 && count >= dl.limit;
-            let mut v = Verdict {
-                decision: Decision::Deny,
-                repeat: count,
-                escalated,
-                ..base
-            };
-            if escalated {
-                let msg = format!(
-                    "{} This exact call was denied {count} times: stop retrying it and ask the user how to proceed.",
-                    v.reason
-                );
-                v.reason = msg.clone();
-                match dl.fallback {
-                    DeadlockFallback::Deny => {}
-                    DeadlockFallback::Ask => v.decision = Decision::Ask,
-                    DeadlockFallback::Advise => {
-                        v.decision = Decision::Allow;
-                        v.warning = Some(msg);
-                    }
-                }
-            }
-            if v.decision == Decision::Deny || v.decision == Decision::Ask {
-                snap.recent_denials.push(DenialNote {
-                    event: ev.key(),
-                    reason: v.reason.clone(),
-                    count,
-                });
-                if snap.recent_denials.len() > RECENT_DENIALS {
-                    snap.recent_denials.remove(0);
-                }
-            }
-            v
-        }
+        Enforcement::Enforce => breaker::enforce(m, snap, ev, base),
     }
 }
 

@@ -205,6 +205,42 @@ const LIFECYCLE_KEYS: &[&str] = &[
     "task_id",
 ];
 
+/// Largest tool result (as JSON) handed to the engine: results are kept whole or not at all
+/// (a cut YAML file would read as a different one), and the event goes into the log.
+pub const MAX_ENGINE_RESPONSE: usize = 16 * 1024;
+
+/// The tool's result as the engine sees it: redacted, and `null` when larger than
+/// [`MAX_ENGINE_RESPONSE`].
+pub fn result_for_engine(response: Option<&Value>) -> Value {
+    let Some(v) = response else {
+        return Value::Null;
+    };
+    // Measure before copying: a result can be megabytes.
+    let mut size = SizeCounter(0);
+    if serde_json::to_writer(&mut size, v).is_err() || size.0 > MAX_ENGINE_RESPONSE {
+        return Value::Null;
+    }
+    let mut v = v.clone();
+    crate::store::redact::redact_value(&mut v);
+    v
+}
+
+/// Counts bytes written, stopping early past the limit.
+struct SizeCounter(usize);
+
+impl std::io::Write for SizeCounter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        if self.0 > MAX_ENGINE_RESPONSE {
+            return Err(std::io::Error::other("too large"));
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// The engine's view of a payload, `None` for events seed only records. `tool_input` and
 /// `prompt` are passed in already bounded and redacted (the same values go into the record, so
 /// a fold of the log repeats the step exactly).
@@ -229,7 +265,8 @@ pub fn normalize(
         },
         "PostToolUse" => Normalized {
             phase: Phase::Advance,
-            event: Event::tool(tool()?, tool_input.clone()),
+            event: Event::tool(tool()?, tool_input.clone())
+                .with_response(result_for_engine(input.tool_response.as_ref())),
         },
         "PostToolUseFailure" => Normalized {
             phase: Phase::Advance,
@@ -341,5 +378,32 @@ mod tests {
         assert_eq!(normalize(&i, &Value::Null, "").unwrap(), None);
         let i = parse(r#"{"hook_event_name":"PreToolUse","session_id":"s"}"#).unwrap();
         assert!(normalize(&i, &Value::Null, "").is_err());
+    }
+
+    #[test]
+    fn post_tool_use_hands_the_engine_its_result_small_and_redacted() {
+        let post = |response: &str| {
+            let text = format!(
+                r#"{{"hook_event_name":"PostToolUse","session_id":"s","tool_name":"Bash","tool_input":{{"command":"git rev-parse HEAD"}},"tool_response":{response}}}"#
+            );
+            let i = parse(&text).unwrap();
+            normalize(&i, &i.tool_input, "").unwrap().unwrap().event
+        };
+        assert_eq!(
+            post(r#"{"stdout":"9b1f0c2\n","stderr":""}"#).response["stdout"],
+            "9b1f0c2\n"
+        );
+        let secret = post(r#"{"stdout":"token ghp_0123456789abcdefghijABCDEFGHIJ0123"}"#);
+        assert!(
+            !secret.response.to_string().contains("ghp_0123"),
+            "{}",
+            secret.response
+        );
+        let big = format!(r#"{{"stdout":"{}"}}"#, "x".repeat(MAX_ENGINE_RESPONSE));
+        assert_eq!(post(&big).response, Value::Null, "whole or not at all");
+        // PreToolUse has no result.
+        let i = parse(r#"{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{},"tool_response":{"a":1}}"#).unwrap();
+        let n = normalize(&i, &i.tool_input, "").unwrap().unwrap();
+        assert_eq!(n.event.response, Value::Null);
     }
 }

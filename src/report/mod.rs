@@ -132,6 +132,20 @@ pub fn status_text(st: &Status) -> String {
     if st.livelock {
         s.push_str(&format!("livelock: {LIVELOCK}\n"));
     }
+    if !st.vars.is_empty() {
+        let v: Vec<String> = st
+            .vars
+            .iter()
+            .map(|(k, v)| {
+                format!(
+                    "{} = {}",
+                    sanitize::clean(k, 60),
+                    sanitize::clean(&v.to_string(), 60)
+                )
+            })
+            .collect();
+        s.push_str(&format!("vars:    {}\n", v.join(", ")));
+    }
     s
 }
 
@@ -158,6 +172,7 @@ pub fn status_json(st: &Status) -> Value {
         "livelock": st.livelock,
         "denied_call": st.denied_call,
         "events": st.events,
+        "vars": st.vars,
     })
 }
 

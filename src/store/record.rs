@@ -63,6 +63,8 @@ pub struct ResponseInfo {
     /// Size of the full response in bytes.
     pub size: u64,
     pub truncated: bool,
+    /// The response, bounded; `null` when the stepped event carries it whole (a sequence
+    /// keeps the result, e.g. a workflow's `store_as`), so a record never holds it twice.
     pub value: Value,
 }
 

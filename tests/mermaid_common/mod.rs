@@ -50,6 +50,19 @@ impl Walk {
     pub fn at(&self) -> Vec<String> {
         self.m.status(&self.snap).current
     }
+    /// The session has been in state `key` at some point.
+    pub fn visited(&self, key: &str) -> bool {
+        let id = self
+            .m
+            .chart
+            .find(key)
+            .unwrap_or_else(|| panic!("no state `{key}`"));
+        self.snap.visited.contains(&id)
+    }
+    /// The next call the status names.
+    pub fn next(&self) -> Option<String> {
+        self.m.status(&self.snap).next.map(|n| n.tool)
+    }
     pub fn expect(&mut self, node: &str, percent: f64, next: Option<&str>) -> &mut Walk {
         let st = self.m.status(&self.snap);
         if std::env::var_os("SEED_PRINT_WALK").is_some() {

@@ -79,8 +79,13 @@ impl Run {
 
     /// PreToolUse then PostToolUse of one call; returns the PreToolUse verdict.
     pub fn call(&mut self, tool: &str, input: Value) -> Verdict {
+        self.call_with(tool, input, Value::Null)
+    }
+
+    /// PreToolUse then PostToolUse of one call that produced `response` (`tool_response`).
+    pub fn call_with(&mut self, tool: &str, input: Value, response: Value) -> Verdict {
         let v = self.gate(tool, input.clone());
-        let ev = Event::tool(tool, input);
+        let ev = Event::tool(tool, input).with_response(response);
         self.m
             .step(&mut self.snap, Phase::Advance, &ev, &self.facts);
         v

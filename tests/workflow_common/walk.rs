@@ -31,6 +31,8 @@ pub fn start() -> Run {
 pub struct Step {
     pub tool: &'static str,
     pub input: Value,
+    /// The tool's result (PostToolUse's `tool_response`), `null` when it does not matter.
+    pub response: Value,
     pub ok: bool,
     /// Active leaf state after the call.
     pub node: &'static str,
@@ -50,10 +52,26 @@ pub fn call(
     Step {
         tool,
         input,
+        response: Value::Null,
         ok: true,
         node,
         progress,
         next,
+    }
+}
+
+/// A call whose result matters: `response` is its `tool_response`.
+pub fn call_returning(
+    tool: &'static str,
+    input: Value,
+    response: Value,
+    node: &'static str,
+    progress: u32,
+    next: Option<&'static str>,
+) -> Step {
+    Step {
+        response,
+        ..call(tool, input, node, progress, next)
     }
 }
 
@@ -65,21 +83,34 @@ pub const ASK: Option<&str> = Some("AskUserQuestion");
 pub const CONFIG: &str = "/home/me/corpus/data/config.yaml";
 pub const WRITE_CONFIG: Option<&str> = Some("Write(file_path=\"*/data/config.yaml\")");
 
-pub fn read_config(progress: u32) -> Step {
-    call(
+/// The Read of data/config.yaml, returning `content`.
+pub fn read_corpus(content: &str, progress: u32) -> Step {
+    call_returning(
         "Read",
         json!({"file_path": CONFIG}),
+        json!({"type": "text", "file": {"filePath": CONFIG, "content": content}}),
         "ask_source_input",
         progress,
         ASK,
     )
 }
 
+/// A corpus with no source yet.
+pub const EMPTY_CORPUS: &str = "corpus: acme\nsources: []\n";
+
+/// A corpus that already has a source.
+pub const CORPUS_WITH_SOURCES: &str =
+    "corpus: acme\nsources:\n  - id: handbook\n    type: local\n    path: data/uploads\n";
+
+pub fn read_config(progress: u32) -> Step {
+    read_corpus(EMPTY_CORPUS, progress)
+}
+
 pub fn walk(r: &mut Run, steps: &[Step]) {
     for (i, s) in steps.iter().enumerate() {
         let what = format!("step {i}: {} {}", s.tool, s.input);
         let v = if s.ok {
-            r.call(s.tool, s.input.clone())
+            r.call_with(s.tool, s.input.clone(), s.response.clone())
         } else {
             r.fail(s.tool, s.input.clone())
         };

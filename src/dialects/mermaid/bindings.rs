@@ -6,6 +6,7 @@ use toml::Spanned;
 use super::assembly::{Assembly, EdgeEnd, Node, Override};
 use super::label;
 use super::manifest::{BindToml, Cx, EdgeToml, PolicyToml};
+use super::stmt::clip;
 use crate::dialects::LoadError;
 use crate::engine::ir::{Action, Guard, StateId, Transition, Trigger};
 use crate::engine::pattern::Pattern;
@@ -184,7 +185,7 @@ pub(super) fn parse_on(
     let l = label::parse(on.get_ref()).map_err(|e| {
         cx.at(
             on.span(),
-            format!("`on = \"{}\"`: {}", on.get_ref(), e.message),
+            format!("`on = \"{}\"`: {}", clip(on.get_ref()), e.message),
         )
     })?;
     let trigger = match &l.trigger {

@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use super::assembly::{Assembly, EdgeEnd, Node, PendingEdge};
 use super::ast::Pos;
 use super::label::{self, Label};
+use super::stmt::clip;
 use crate::dialects::LoadError;
 use crate::engine::EventKind;
 use crate::engine::ir::{StateId, StateKind, Transition, Trigger};
@@ -191,7 +192,7 @@ impl Assembly {
                     o.col,
                     format!(
                         "label `{}`: {} (at character {})",
-                        o.text,
+                        clip(&o.text),
                         err.message,
                         err.col + 1
                     ),
@@ -207,8 +208,14 @@ impl Assembly {
             Err(err) => {
                 let pos = Pos {
                     line: t.pos.line,
-                    col: t.pos.col + err.col as u32,
+                    col: t
+                        .pos
+                        .col
+                        .saturating_add(u32::try_from(err.col).unwrap_or(u32::MAX)),
                 };
+                if err.limit {
+                    return Err(self.error(e.diagram, pos, err.message));
+                }
                 // A label that is all prose needs no further reason.
                 let why = if err.col == 0
                     && err.message == format!("`{}` is not an event name", t.text.trim())
@@ -220,7 +227,7 @@ impl Assembly {
                 self.warn(
                     e.diagram,
                     "unparsed-label",
-                    format!("label `{}` is documentation, not `trigger [guard] / action`{why}: the edge behaves as unlabelled", t.text),
+                    format!("label `{}` is documentation, not `trigger [guard] / action`{why}: the edge behaves as unlabelled", clip(&t.text)),
                     pos,
                 );
                 Ok((Label::default(), Some(t.text.clone())))
@@ -271,7 +278,7 @@ impl Assembly {
     }
 
     /// The parallel state whose distinct regions hold all of `states`.
-    fn common_parallel(&self, states: &[StateId]) -> Result<StateId, String> {
+    pub(super) fn common_parallel(&self, states: &[StateId]) -> Result<StateId, String> {
         let chart = self.b.chart();
         let first = states.first().copied().ok_or("no states")?;
         let mut cur = chart.state(first).parent;

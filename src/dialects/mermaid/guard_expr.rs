@@ -13,6 +13,7 @@
 
 use serde_json::Value;
 
+use super::guard_lex::{Tok, lex};
 use super::label::LabelError;
 use crate::engine::ir::{CmpOp, Guard, InputMatcher, StateId};
 
@@ -29,113 +30,15 @@ pub enum GuardExpr {
     Input(String, CmpOp, Value),
 }
 
-#[derive(Debug, Clone, PartialEq)]
-enum Tok {
-    Word(String),
-    Str(String),
-    Num(f64),
-    Op(CmpOp),
-    And,
-    Or,
-    Not,
-    Open,
-    Close,
-}
-
-fn lex(text: &str) -> Result<Vec<(usize, Tok)>, LabelError> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    let fail = |col: usize, m: &str| LabelError {
-        col,
-        message: m.to_string(),
-    };
-    while i < chars.len() {
-        let c = chars[i];
-        let two: String = chars[i..chars.len().min(i + 2)].iter().collect();
-        let start = i;
-        let tok = match (c, two.as_str()) {
-            (c, _) if c.is_whitespace() => {
-                i += 1;
-                continue;
-            }
-            (_, "&&") | (_, "||") | (_, "==") | (_, "!=") | (_, "<=") | (_, ">=") => {
-                i += 2;
-                match two.as_str() {
-                    "&&" => Tok::And,
-                    "||" => Tok::Or,
-                    "==" => Tok::Op(CmpOp::Eq),
-                    "!=" => Tok::Op(CmpOp::Ne),
-                    "<=" => Tok::Op(CmpOp::Le),
-                    _ => Tok::Op(CmpOp::Ge),
-                }
-            }
-            ('<', _)
-            | ('>', _)
-            | ('≥', _)
-            | ('≤', _)
-            | ('≠', _)
-            | ('!', _)
-            | ('(', _)
-            | (')', _) => {
-                i += 1;
-                match c {
-                    '<' => Tok::Op(CmpOp::Lt),
-                    '>' => Tok::Op(CmpOp::Gt),
-                    '≥' => Tok::Op(CmpOp::Ge),
-                    '≤' => Tok::Op(CmpOp::Le),
-                    '≠' => Tok::Op(CmpOp::Ne),
-                    '!' => Tok::Not,
-                    '(' => Tok::Open,
-                    _ => Tok::Close,
-                }
-            }
-            ('"', _) | ('\'', _) => {
-                let end = chars[i + 1..]
-                    .iter()
-                    .position(|&x| x == c)
-                    .ok_or_else(|| fail(i, "unterminated string in guard"))?;
-                let s: String = chars[i + 1..i + 1 + end].iter().collect();
-                i += end + 2;
-                Tok::Str(s)
-            }
-            ('[', _) | ('{', _) => {
-                // A JSON literal such as `[]` or `{}`.
-                let close = if c == '[' { ']' } else { '}' };
-                let end = chars[i..]
-                    .iter()
-                    .position(|&x| x == close)
-                    .ok_or_else(|| fail(i, "unclosed JSON literal in guard"))?;
-                let s: String = chars[i..=i + end].iter().collect();
-                i += end + 1;
-                Tok::Str(format!("\u{0}{s}"))
-            }
-            _ => {
-                let end = chars[i..]
-                    .iter()
-                    .position(|x| x.is_whitespace() || "()!=<>&|≥≤≠\"'".contains(*x))
-                    .map(|p| i + p)
-                    .unwrap_or(chars.len());
-                if end == i {
-                    return Err(fail(i, &format!("unexpected `{c}` in guard")));
-                }
-                let w: String = chars[i..end].iter().collect();
-                i = end;
-                match w.parse::<f64>() {
-                    Ok(n) if n.is_finite() => Tok::Num(n),
-                    _ => Tok::Word(w),
-                }
-            }
-        };
-        out.push((start, tok));
-    }
-    Ok(out)
-}
+/// Parentheses and `!` nested deeper than this are refused: the parser and every pass over
+/// a guard recurse once per level (the workflow dialect's expressions have the same limit).
+pub const MAX_GUARD_DEPTH: usize = 64;
 
 struct P {
     toks: Vec<(usize, Tok)>,
     pos: usize,
     len: usize,
+    depth: usize,
 }
 
 impl P {
@@ -152,6 +55,7 @@ impl P {
     }
     fn fail<T>(&self, m: impl Into<String>) -> Result<T, LabelError> {
         Err(LabelError {
+            limit: false,
             col: self.col(),
             message: m.into(),
         })
@@ -184,21 +88,28 @@ impl P {
     }
 
     fn unary(&mut self) -> Result<GuardExpr, LabelError> {
-        match self.peek() {
-            Some(Tok::Not) => {
-                self.pos += 1;
-                Ok(GuardExpr::Not(Box::new(self.unary()?)))
-            }
-            Some(Tok::Open) => {
-                self.pos += 1;
-                let e = self.expr()?;
-                if self.next() != Some(Tok::Close) {
-                    return self.fail("expected `)`");
-                }
-                Ok(e)
-            }
-            _ => self.atom(),
+        if !matches!(self.peek(), Some(Tok::Not | Tok::Open)) {
+            return self.atom();
         }
+        self.depth += 1;
+        if self.depth > MAX_GUARD_DEPTH {
+            return Err(LabelError {
+                limit: true,
+                col: self.col(),
+                message: format!("guard nested deeper than {MAX_GUARD_DEPTH} levels"),
+            });
+        }
+        let e = if self.next() == Some(Tok::Not) {
+            GuardExpr::Not(Box::new(self.unary()?))
+        } else {
+            let e = self.expr()?;
+            if self.next() != Some(Tok::Close) {
+                return self.fail("expected `)`");
+            }
+            e
+        };
+        self.depth -= 1;
+        Ok(e)
     }
 
     /// `name(arg)` right after a keyword.
@@ -231,6 +142,7 @@ impl P {
                 .unwrap_or(Value::Null),
             Some(Tok::Str(s)) => match s.strip_prefix('\u{0}') {
                 Some(json) => serde_json::from_str(json).map_err(|_| LabelError {
+                    limit: false,
                     col: self.col(),
                     message: format!("`{json}` is not a JSON value"),
                 })?,
@@ -291,6 +203,7 @@ pub fn parse(text: &str) -> Result<GuardExpr, LabelError> {
     let toks = lex(text)?;
     if toks.is_empty() {
         return Err(LabelError {
+            limit: false,
             col: 0,
             message: "empty guard: expected a condition or `else`".into(),
         });
@@ -299,6 +212,7 @@ pub fn parse(text: &str) -> Result<GuardExpr, LabelError> {
         toks,
         pos: 0,
         len: text.chars().count(),
+        depth: 0,
     };
     let e = p.expr()?;
     if p.pos < p.toks.len() {

@@ -78,18 +78,33 @@ impl Label {
 pub struct LabelError {
     pub col: usize,
     pub message: String,
+    /// A size or nesting limit was hit: hostile input, an error even in a diagram (where
+    /// other unparseable labels are kept as documentation).
+    pub limit: bool,
 }
 
 fn err<T>(col: usize, message: impl Into<String>) -> Result<T, LabelError> {
     Err(LabelError {
+        limit: false,
         col,
         message: message.into(),
     })
 }
 
+/// Labels longer than this are refused (as the workflow dialect's expressions): a label is a
+/// line of a drawing, and a hostile one would otherwise cost time on every load.
+pub const MAX_LABEL_CHARS: usize = 4096;
+
 /// Parse a transition label. An empty label is `Ok(Label::default())`.
 pub fn parse(text: &str) -> Result<Label, LabelError> {
     let chars: Vec<char> = text.chars().collect();
+    if chars.len() > MAX_LABEL_CHARS {
+        return Err(LabelError {
+            limit: true,
+            col: MAX_LABEL_CHARS,
+            message: format!("label longer than {MAX_LABEL_CHARS} characters"),
+        });
+    }
     let mut label = Label::default();
     // 1. Trigger: up to `[`, or a `/` followed by whitespace (an action list), outside quotes
     //    and parentheses; `/hope:intent` stays a command trigger.
@@ -122,6 +137,7 @@ pub fn parse(text: &str) -> Result<Label, LabelError> {
     // 2. Guard.
     if chars.get(pos) == Some(&'[') {
         let close = matching_bracket(&chars, pos).ok_or(LabelError {
+            limit: false,
             col: pos,
             message: "unclosed `[`: expected `]` after the guard".into(),
         })?;
@@ -189,6 +205,7 @@ pub fn parse_trigger(text: &str) -> Result<Pattern, LabelError> {
         offset += part.chars().count() + 1;
     }
     Pattern::parse(&alts.join("|")).map_err(|e| LabelError {
+        limit: false,
         col: 0,
         message: e.to_string(),
     })
@@ -267,6 +284,7 @@ fn parse_actions(text: &str, base: usize) -> Result<Vec<Action>, LabelError> {
         }
         let first = split_outside_parens(trimmed, ',')[0];
         out.push(parse_action(first.trim()).map_err(|m| LabelError {
+            limit: false,
             col: offset + lead,
             message: m,
         })?);

@@ -2,147 +2,23 @@
 //! expand the states of the top-level one, and the bindings from hook events, tools, skills
 //! and `/commands` to states (seed 004 §8's command table is such a map).
 
-use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
 
-use serde::Deserialize;
 use toml::Spanned;
 
 use super::assembly::Assembly;
 use super::bindings;
 use super::label;
+pub(super) use super::manifest_toml::{BindToml, EdgeToml, PolicyToml, ReturnToml};
+use super::manifest_toml::{Manifest, ReaderToml};
 use super::parse_file;
 use super::returns;
 use crate::dialects::locate::line_col_of_offset;
 use crate::dialects::{LoadError, Loaded};
-use crate::engine::ir::{
-    DeadlockFallback, Enforcement, FailMode, ListOp, OffPathPolicy, ReaderDecl, ReaderKind,
-    StateId, StateKind,
-};
+use crate::engine::ir::{ListOp, ReaderDecl, ReaderKind, StateId, StateKind};
 use crate::engine::lint::Severity;
 use crate::engine::pattern::Pattern;
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Manifest {
-    name: Spanned<String>,
-    #[serde(default)]
-    description: String,
-    diagram: Spanned<String>,
-    enforcement: Option<Enforcement>,
-    off_path: Option<OffPathPolicy>,
-    fail: Option<FailMode>,
-    #[serde(default)]
-    neutral_tools: Vec<Spanned<String>>,
-    #[serde(default)]
-    aliases: BTreeMap<String, String>,
-    deadlock: Option<DeadlockToml>,
-    stop: Option<StopToml>,
-    #[serde(default)]
-    expand: BTreeMap<String, Spanned<String>>,
-    #[serde(default)]
-    vars: BTreeMap<String, toml::Value>,
-    #[serde(default)]
-    flags: BTreeMap<String, bool>,
-    #[serde(default)]
-    readers: BTreeMap<String, Spanned<ReaderToml>>,
-    #[serde(default)]
-    bands: BTreeMap<String, Spanned<BandToml>>,
-    #[serde(default)]
-    bind: Vec<Spanned<BindToml>>,
-    #[serde(default)]
-    edge: Vec<Spanned<EdgeToml>>,
-    #[serde(default)]
-    policy: Vec<Spanned<PolicyToml>>,
-    #[serde(default)]
-    lint: LintToml,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DeadlockToml {
-    limit: Option<u32>,
-    fallback: Option<DeadlockFallback>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct StopToml {
-    #[serde(default)]
-    block_until_final: bool,
-    max_blocks: Option<u32>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ReaderToml {
-    kind: String,
-    path: Spanned<String>,
-    #[serde(default)]
-    pointer: String,
-    description: Option<String>,
-    /// With `kind = "json"`: aggregate the list at `pointer` (count, all, any, last, not_in).
-    op: Option<String>,
-    #[serde(default)]
-    field: String,
-    equals: Option<toml::Value>,
-    other: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct BandToml {
-    range: [f64; 2],
-    #[serde(default)]
-    states: Vec<Spanned<String>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct BindToml {
-    pub(super) on: Option<Spanned<String>>,
-    pub(super) enter: Option<Spanned<String>>,
-    pub(super) from: Option<Spanned<toml::Value>>,
-    pub(super) note: Option<String>,
-    pub(super) state: Option<Spanned<String>>,
-    pub(super) activity: Option<Spanned<String>>,
-    pub(super) weight: Option<f64>,
-    /// `return = true`: a side trip into `enter`'s top-level state that comes back to the
-    /// state it left once that state reaches its `[*]` (see `returns`).
-    #[serde(rename = "return", default)]
-    pub(super) returns: bool,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct EdgeToml {
-    pub(super) from: Spanned<String>,
-    pub(super) to: Spanned<String>,
-    #[serde(rename = "match")]
-    pub(super) matching: Option<String>,
-    pub(super) label: Spanned<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct PolicyToml {
-    pub(super) state: Spanned<toml::Value>,
-    #[serde(default)]
-    pub(super) allow: Vec<Spanned<String>>,
-    #[serde(default)]
-    pub(super) deny: Vec<Spanned<String>>,
-    pub(super) recovery: Option<String>,
-    pub(super) enforcement: Option<Enforcement>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct LintToml {
-    /// Mermaid warning codes to leave out (`unparsed-label` for diagrams written in prose).
-    #[serde(default)]
-    allow: Vec<String>,
-}
 
 /// Variables a reader path may use (ARCHITECTURE §7: paths expand from a fixed set only).
 const PATH_VARS: &[&str] = &["HOME", "HEAVEN_DATA_DIR", "CLAUDE_PROJECT_DIR", "SEED_HOME"];
@@ -197,11 +73,16 @@ pub fn load(
         bindings::edge_override(&cx, e, &mut a)?;
     }
     a.compile_edges()?;
-    for b in m.bind.iter().filter(|b| !b.get_ref().returns) {
+    for b in m.bind.iter().filter(|b| !b.get_ref().is_trip()) {
         bindings::binding(&cx, b, &mut a)?;
     }
-    // Side trips last: a state's own bindings and drawn edges win over them.
-    for b in m.bind.iter().filter(|b| b.get_ref().returns) {
+    // Side trips last: a state's own bindings and drawn edges win over them. Trips from named
+    // states first: a state one of them rests in is a state the trips from anywhere leave too.
+    let trips = || m.bind.iter().filter(|b| b.get_ref().is_trip());
+    for b in trips()
+        .filter(|b| b.get_ref().from.is_some())
+        .chain(trips().filter(|b| b.get_ref().from.is_none()))
+    {
         returns::binding(&cx, b, &mut a)?;
     }
     let mut ranges = Vec::new();

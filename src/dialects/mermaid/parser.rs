@@ -7,6 +7,7 @@ use super::stmt::{
     NoteStart, StateLine, clip, find_outside_quotes, parse_edge, parse_note, parse_plain,
     parse_state,
 };
+use crate::dialects::locate::line_col_of_offset;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParseError {
@@ -30,6 +31,18 @@ pub(super) struct Frame {
     pub(super) regions: Vec<Vec<Stmt>>,
 }
 
+/// Composite states (`state X {`) nested deeper than this are refused: later passes walk the
+/// tree recursively, and no diagram a person draws comes near it.
+pub const MAX_NESTING: usize = 32;
+
+/// Statement lines per diagram (comments and blank lines aside). With `MAX_STATES` this keeps
+/// a diagram, which the hook reads on every call, as small as a workflow's node limit.
+pub const MAX_LINES: usize = 20_000;
+
+/// Bytes per diagram: drawn diagrams are a few kilobytes; this refuses a hostile one before
+/// any work (16 MB took tens of seconds to parse).
+pub const MAX_BYTES: usize = 1 << 20;
+
 /// Lines that only style or describe the drawing.
 const IGNORED: &[&str] = &[
     "direction",
@@ -47,10 +60,25 @@ const IGNORED: &[&str] = &[
 ];
 
 pub fn parse(text: &str) -> Result<Diagram, ParseError> {
+    if text.len() > MAX_BYTES {
+        let (line, col) = line_col_of_offset(text, MAX_BYTES);
+        return fail(
+            Pos { line, col },
+            format!("diagram larger than {MAX_BYTES} bytes: a diagram may have at most that"),
+        );
+    }
     let lexed = lexer::lex(text).map_err(|e| ParseError {
         pos: e.pos,
         message: e.message,
     })?;
+    if let Some(line) = lexed.lines.get(MAX_LINES) {
+        return fail(
+            line.pos,
+            format!(
+                "more than {MAX_LINES} statement lines: a diagram may have at most {MAX_LINES}"
+            ),
+        );
+    }
     let mut lines = lexed.lines.into_iter();
     let Some(header) = lines.next() else {
         return fail(
@@ -136,6 +164,15 @@ pub fn parse(text: &str) -> Result<Diagram, ParseError> {
         } else if first == "state" && t.len() > 5 && t[5..].starts_with(char::is_whitespace) {
             match parse_state(&line)? {
                 StateLine::Stmt(s) => current(&mut root, &mut stack).push(s),
+                StateLine::Open(f) if stack.len() >= MAX_NESTING => {
+                    return fail(
+                        f.stmt_pos,
+                        format!(
+                            "`state {} {{` nests composite states deeper than {MAX_NESTING} levels",
+                            clip(&f.id.name)
+                        ),
+                    );
+                }
                 StateLine::Open(f) => stack.push(f),
             }
         } else if let Some(i) = find_outside_quotes(t, "-->") {

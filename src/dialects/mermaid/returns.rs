@@ -8,6 +8,13 @@
 //! - once `T` reaches its `[*]`, an eventless transition per recorded state goes back there
 //!   and clears the variable (a history of the one state left, in guards and actions only).
 //!
+//! `return = "state"` goes on to that state instead of back (seed 004's consults from shape
+//! and loop: the panel runs, then the step it served continues). Such a trip needs `from`, and
+//! for each state it leaves the graph also gets the step as the hook sees it, `from` → `state`
+//! on the trip's event: recovery and progress skip root transitions, and this keeps "call
+//! hope:consult next" and the remaining steps right. At run time that transition's guard (in
+//! the trip's end) cannot hold while the session is in `from`, so the trip takes the event.
+//!
 //! A trip entered otherwise (a drawn edge, a binding without `return`) leaves the variable
 //! unset, so `T`'s own ways out apply as drawn; a trip left otherwise (a command elsewhere,
 //! one of `T`'s own exits) clears it, so a later visit does not return to a stale state.
@@ -19,7 +26,7 @@ use toml::Spanned;
 
 use super::assembly::Assembly;
 use super::bindings::{parse_on, states_of};
-use super::manifest::{BindToml, Cx};
+use super::manifest::{BindToml, Cx, ReturnToml};
 use crate::dialects::LoadError;
 use crate::engine::Machine;
 use crate::engine::ir::{Action, CmpOp, Guard, StateId, StateKind, Transition, Trigger};
@@ -55,6 +62,25 @@ pub(super) fn binding(cx: &Cx, b: &Spanned<BindToml>, a: &mut Assembly) -> Resul
         Some(f) => states_of(cx, f, a)?,
         None => vec![StateId::ROOT],
     };
+    let then = match &bt.returns {
+        Some(ReturnToml::To(key)) => {
+            if bt.from.is_none() {
+                return Err(cx.at(
+                    b.span(),
+                    format!("`return = \"{key}\"` needs `from`: the states the trip leaves"),
+                ));
+            }
+            let id = a.resolve(key, Some(0)).map_err(|e| cx.at(b.span(), e))?;
+            if a.b.chart().is_descendant_or_self(id, top) {
+                return Err(cx.at(
+                    b.span(),
+                    format!("`return = \"{key}\"` must lead out of `{}`", a.key(top)),
+                ));
+            }
+            Some(id)
+        }
+        _ => None,
+    };
     let var = return_var(&a.key(top));
     // Only a state the session can reach can be left for a trip: trips from the others would
     // make them look reachable (the lint follows every return edge).
@@ -79,10 +105,16 @@ pub(super) fn binding(cx: &Cx, b: &Spanned<BindToml>, a: &mut Assembly) -> Resul
     // a side trip is no step of a path (recovery and progress skip root transitions), and a
     // state's own transitions on the same event win over it.
     for (source, key) in sources {
+        // What the variable records: where the trip came from, and where it goes on to when
+        // that is elsewhere (two trips from one state may end in different places).
+        let mark = match then {
+            Some(next) => format!("{key} → {}", a.key(next)),
+            None => key.clone(),
+        };
         let mut acts = actions.clone();
         acts.push(Action::SetVar {
             name: var.clone(),
-            value: Value::String(key.clone()),
+            value: Value::String(mark.clone()),
         });
         let here = Guard::In { state: source };
         a.b.add_transition(Transition {
@@ -99,9 +131,20 @@ pub(super) fn binding(cx: &Cx, b: &Spanned<BindToml>, a: &mut Assembly) -> Resul
             label: Some(format!("bind: {} (from {key}, returns)", on.get_ref())),
             span: None,
         });
+        if let Some(next) = then {
+            a.b.add_transition(Transition {
+                source,
+                targets: vec![next],
+                trigger: trigger.clone(),
+                guard: Some(Guard::In { state: end }),
+                actions: Vec::new(),
+                label: Some(format!("bind: {} (via {})", on.get_ref(), a.key(top))),
+                span: None,
+            });
+        }
         a.b.add_transition(Transition {
             source: StateId::ROOT,
-            targets: vec![source],
+            targets: vec![then.unwrap_or(source)],
             trigger: Trigger::Always,
             guard: Some(Guard::All {
                 of: vec![
@@ -109,7 +152,7 @@ pub(super) fn binding(cx: &Cx, b: &Spanned<BindToml>, a: &mut Assembly) -> Resul
                     Guard::Var {
                         name: var.clone(),
                         op: CmpOp::Eq,
-                        value: Value::String(key.clone()),
+                        value: Value::String(mark.clone()),
                     },
                 ],
             }),
@@ -117,7 +160,10 @@ pub(super) fn binding(cx: &Cx, b: &Spanned<BindToml>, a: &mut Assembly) -> Resul
                 name: var.clone(),
                 value: Value::Null,
             }],
-            label: Some(format!("return: back to {key}")),
+            label: Some(match then {
+                Some(next) => format!("return: from {key} on to {}", a.key(next)),
+                None => format!("return: back to {key}"),
+            }),
             span: None,
         });
     }

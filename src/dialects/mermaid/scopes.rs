@@ -2,7 +2,7 @@
 //! scope's `[*]` entry (a `__start` choice when several guarded entries exist), its `__final`,
 //! and implicit ends for states with no way out.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::annotations::{self, Annotations};
 use super::assembly::{Assembly, EdgeEnd, Node, PendingEdge, START};
@@ -107,12 +107,20 @@ impl Assembly {
         for (scope, starts) in by_scope {
             let mut targets = Vec::new();
             for (_, id, _, pos) in &starts {
-                let Some(Node::State(t)) = self.diagrams[di].ids.get(&id.name).copied() else {
-                    return Err(self.error(
-                        di,
-                        *pos,
-                        format!("`[*] --> {}` must enter a state", id.name),
-                    ));
+                let t = match self.diagrams[di].ids.get(&id.name).copied() {
+                    Some(Node::State(t)) => t,
+                    // Into a fork: its targets, in the regions of a composite of this scope.
+                    Some(fork @ Node::Fork(_)) => {
+                        targets.push(fork);
+                        continue;
+                    }
+                    _ => {
+                        return Err(self.error(
+                            di,
+                            *pos,
+                            format!("`[*] --> {}` must enter a state or a fork", id.name),
+                        ));
+                    }
                 };
                 if self.b.state(t).parent != Some(scope) {
                     return Err(self.error(
@@ -127,15 +135,17 @@ impl Assembly {
                         ),
                     ));
                 }
-                targets.push(t);
+                targets.push(Node::State(t));
             }
             let guarded = |l: &Option<Text>| {
                 l.as_ref()
                     .and_then(|t| label::parse(&t.text).ok())
                     .is_some_and(|l| l.guard.is_some() || l.is_else)
             };
-            if starts.len() == 1 && !guarded(&starts[0].2) {
-                self.b.set_initial(scope, targets[0]);
+            if let ([Node::State(t)], [start]) = (targets.as_slice(), starts.as_slice())
+                && !guarded(&start.2)
+            {
+                self.b.set_initial(scope, *t);
                 continue;
             }
             let unguarded = starts.iter().filter(|s| !guarded(&s.2)).count();
@@ -161,7 +171,7 @@ impl Assembly {
                     diagram: di,
                     scope,
                     from: EdgeEnd::Node(Node::State(choice)),
-                    to: EdgeEnd::Node(Node::State(t)),
+                    to: EdgeEnd::Node(t),
                     label: label.clone(),
                     pos: *pos,
                     override_label: None,
@@ -176,12 +186,24 @@ impl Assembly {
     pub(super) fn ends(&mut self, di: usize) -> Result<(), LoadError> {
         let mut sources: HashSet<Node> = HashSet::new();
         let mut star_scopes = Vec::new();
+        let mut into_join: HashMap<usize, Vec<StateId>> = HashMap::new();
         for e in self.edges.iter().filter(|e| e.diagram == di) {
             if let EdgeEnd::Node(n) = e.from {
                 sources.insert(n);
             }
+            if let (EdgeEnd::Node(Node::State(s)), EdgeEnd::Node(Node::Join(j))) = (e.from, e.to) {
+                into_join.entry(j).or_default().push(s);
+            }
             if e.to == EdgeEnd::Star {
                 star_scopes.push(e.scope);
+            }
+        }
+        // A join that leads on is the way out of the composite its sources share.
+        for (j, from) in &into_join {
+            if sources.contains(&Node::Join(*j))
+                && let Ok(par) = self.common_parallel(from)
+            {
+                sources.insert(Node::State(par));
             }
         }
         for s in star_scopes {

@@ -7,8 +7,18 @@ use std::collections::HashMap;
 
 use super::assembly::{Assembly, DiagramInfo, EdgeEnd, Node, PendingEdge, Pseudo};
 use super::ast::{Body, Diagram, End, Ident, Pos, Stereo, Stmt, StmtKind, Text};
+use super::fork_regions;
+use super::stmt::clip;
 use crate::dialects::LoadError;
 use crate::engine::ir::{StateId, StateKind};
+
+/// States per sequence (all of a manifest's diagrams together), as the workflow dialect's node
+/// limit: the hook loads the whole chart on every call.
+pub const MAX_STATES: usize = 2_000;
+
+/// Levels of nesting in the chart (composites, their regions, and diagrams a manifest expands
+/// into each other, together): the engine walks the tree recursively.
+pub const MAX_DEPTH: usize = 64;
 
 #[derive(Default)]
 pub(super) struct Rows {
@@ -43,6 +53,7 @@ impl Assembly {
                 "`--` is only allowed inside a composite",
             ));
         }
+        let d = &fork_regions::apply(d.clone()).map_err(|e| self.error(di, e.pos, e.message))?;
         let mut w = Walk::default();
         for region in &d.body.regions {
             self.walk(di, region, under, &mut w)?;
@@ -244,6 +255,7 @@ impl Assembly {
                     }
                     _ => StateKind::Atomic,
                 };
+                self.room_for(di, scope, id)?;
                 let s = self
                     .b
                     .add_state(scope, &id.name, kind)
@@ -259,6 +271,29 @@ impl Assembly {
         d.ids.insert(id.name.clone(), node);
         d.order.push(id.name.clone());
         Ok(node)
+    }
+
+    /// Refuse a new state beyond the size and depth limits.
+    fn room_for(&self, di: usize, scope: StateId, id: &Ident) -> Result<(), LoadError> {
+        let chart = self.b.chart();
+        if chart.states.len() > MAX_STATES {
+            return Err(self.error(
+                di,
+                id.pos,
+                format!("more than {MAX_STATES} states: a sequence may have at most {MAX_STATES}"),
+            ));
+        }
+        if chart.depth(scope) >= MAX_DEPTH {
+            return Err(self.error(
+                di,
+                id.pos,
+                format!(
+                    "`{}` is nested deeper than {MAX_DEPTH} levels",
+                    clip(&id.name)
+                ),
+            ));
+        }
+        Ok(())
     }
 
     fn unknown_stereo(&mut self, di: usize, name: &str, pos: Pos) {

@@ -17,16 +17,16 @@
 //! | `invoke_skill` | `Skill(skill=<skill>)` |
 //! | `run_command` | `Bash(<command>)` |
 //!
-//! `store_as` keeps the call's tool input in that variable (seed sees inputs, not results);
-//! `web_fetch` adds `status: 200` when the call ran and `status: 0` when it failed, which is what
-//! `fetch_succeeded` reads.
+//! `store_as` keeps the action's result, the tool's response as PostToolUse reports it (see
+//! `store_result`); `web_fetch` adds `status: 200` when the call ran and is `{status: 0}` when
+//! it failed, which is what `fetch_succeeded` reads.
 
 use serde_json::{Value, json};
 
 use super::precond::{CONFIG_PATH, Env, expression};
 use super::schema::{Consequence, Sp, span_of};
 use crate::dialects::LoadError;
-use crate::engine::ir::{Action, Guard, InputMatcher, Span};
+use crate::engine::ir::{Action, Decode, Guard, InputMatcher, ResultPart, Span};
 use crate::engine::pattern::{Alt, Pattern};
 
 pub const STATE_TYPES: &[&str] = &[
@@ -277,20 +277,14 @@ pub fn compile(c: &Sp<Consequence>, env: &Env) -> Result<Compiled, LoadError> {
     let mut on_ok = Vec::new();
     let mut on_fail = Vec::new();
     if let Some(var) = &con.store_as {
-        on_ok.push(Action::SetVarFromInput {
-            name: var.clone(),
-            pointer: String::new(),
-        });
+        on_ok.push(store_result(var, &kind.value));
         if kind.value == "web_fetch" {
             on_ok.push(Action::MergeVar {
                 name: var.clone(),
                 value: json!({ "status": 200 }),
             });
-            on_fail.push(Action::SetVarFromInput {
-                name: var.clone(),
-                pointer: String::new(),
-            });
-            on_fail.push(Action::MergeVar {
+            // A failed fetch has no result: only its status.
+            on_fail.push(Action::SetVar {
                 name: var.clone(),
                 value: json!({ "status": 0 }),
             });
@@ -303,6 +297,23 @@ pub fn compile(c: &Sp<Consequence>, env: &Env) -> Result<Compiled, LoadError> {
         allow_failure: con.allow_failure.unwrap_or(false),
         span: kat,
     }))
+}
+
+/// `store_as`: what the action produced, from the tool's result (PostToolUse): the parsed
+/// file for `read_config` (Read's `file.content`), the commit for `get_sha` (Bash's stdout),
+/// the whole result otherwise (WebFetch's `code`, `result`…).
+fn store_result(var: &str, kind: &str) -> Action {
+    let (pointer, decode) = match kind {
+        "read_config" => ("/file/content", Decode::Yaml),
+        "get_sha" => ("/stdout", Decode::Trim),
+        _ => ("", Decode::Json),
+    };
+    Action::SetVarFromResult {
+        name: var.to_string(),
+        from: ResultPart::Response,
+        pointer: pointer.to_string(),
+        decode,
+    }
 }
 
 #[cfg(test)]

@@ -155,6 +155,7 @@ fn interpolation(chart: &Chart, text: &str, out: &mut Vec<Lint>) {
                 Action::SetFlag { name, .. }
                 | Action::SetVar { name, .. }
                 | Action::SetVarFromInput { name, .. }
+                | Action::SetVarFromResult { name, .. }
                 | Action::AppendVar { name, .. }
                 | Action::MergeVar { name, .. } => {
                     known.insert(name.clone());

@@ -10,7 +10,8 @@
 //! - `endings` become final states with their message and recovery;
 //! - a `user_prompt` waits for `AskUserQuestion`; a response handler fires when the `answers`
 //!   in the call's input hold the option's label or id ([`prompt::answer_guard`]);
-//! - `store_as` keeps the tool input of the call (seed sees inputs, not results).
+//! - `store_as` keeps the action's result: the tool's response on PostToolUse (a Read of the
+//!   config parsed as YAML, a command's stdout), or a prompt's chosen answer.
 //!
 //! Extensions: `enforcement`, `off_path`, `neutral_tools` (default Read, Glob, Grep, TodoWrite)
 //! as in the master dialect, `on_entry_failure`, `store_as` on `user_prompt`, a `default`

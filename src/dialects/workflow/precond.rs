@@ -119,6 +119,38 @@ fn exists(b: &mut ChartBuilder, name: String, path: &str, what: &str) -> Guard {
     Guard::FileExists { reader }
 }
 
+/// How a source id can end in data/config.yaml's `- id: <id>` line, after ` id: `: at the
+/// line's end (LF or CRLF), before a space or tab (a comment), or quoted. The host's readers
+/// match plain text, so `id: react` alone would also find `id: react-native`.
+const ID_FORMS: &[(&str, &str, &str)] = &[
+    ("", "", "\n"),
+    ("/crlf", "", "\r\n"),
+    ("/space", "", " "),
+    ("/tab", "", "\t"),
+    ("/quoted", "\"", "\""),
+    ("/single-quoted", "'", "'"),
+];
+
+/// `source_exists`: a whole `id:` entry of the config, in any of [`ID_FORMS`].
+fn source_exists(b: &mut ChartBuilder, id: &str, config: &str) -> Guard {
+    let of = ID_FORMS
+        .iter()
+        .map(|(suffix, open, close)| {
+            let kind = ReaderKind::Contains {
+                path: config.to_string(),
+                text: format!(" id: {open}{id}{close}"),
+            };
+            is_true(reader(
+                b,
+                format!("source_exists:{id}{suffix}"),
+                kind,
+                "data/config.yaml lists the source id",
+            ))
+        })
+        .collect();
+    Guard::Any { of }
+}
+
 fn is_true(name: String) -> Guard {
     Guard::Reader {
         name,
@@ -201,16 +233,7 @@ pub fn to_guard(p: &Sp<Precondition>, b: &mut ChartBuilder, env: &Env) -> Result
         }
         "source_exists" => {
             let id = literal(need(&pre.id, "id")?, "id")?;
-            let kind = ReaderKind::Contains {
-                path: path_of(CONFIG_PATH)?,
-                text: format!("id: {id}"),
-            };
-            is_true(reader(
-                b,
-                format!("source_exists:{id}"),
-                kind,
-                "data/config.yaml lists the source id",
-            ))
+            source_exists(b, &id, &path_of(CONFIG_PATH)?)
         }
         "source_cloned" => {
             let id = literal(need(&pre.id, "id")?, "id")?;

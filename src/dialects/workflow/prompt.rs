@@ -8,7 +8,7 @@ use super::nodes::{add, flow, wire};
 use super::schema::{Node, Sp, span_of};
 use crate::dialects::LoadError;
 use crate::engine::build::ChartBuilder;
-use crate::engine::ir::{Action, Guard, InputMatcher, Span, StateId, Trigger};
+use crate::engine::ir::{Action, Decode, Guard, InputMatcher, ResultPart, Span, StateId, Trigger};
 use crate::engine::pattern::Pattern;
 
 /// How an answer is recognized: Claude Code's `AskUserQuestion` input carries `answers`
@@ -85,10 +85,13 @@ pub fn compile(
         name: format!("user_responses.{}", name.value),
         pointer: "/answers".into(),
     }];
+    // `store_as`: the chosen answer (a typed URL, an option's label), not the whole map.
     if let Some(var) = &n.store_as {
-        record.push(Action::SetVarFromInput {
+        record.push(Action::SetVarFromResult {
             name: var.clone(),
+            from: ResultPart::Input,
             pointer: "/answers".into(),
+            decode: Decode::First,
         });
     }
     let mut default = None;

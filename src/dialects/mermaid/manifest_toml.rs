@@ -1,0 +1,147 @@
+//! The `.toml` manifest as written: the tables and keys a manifest may have (unknown keys are
+//! errors at their place), read by `manifest` into the chart.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::engine::ir::{DeadlockFallback, Enforcement, FailMode, OffPathPolicy};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Manifest {
+    pub(super) name: Spanned<String>,
+    #[serde(default)]
+    pub(super) description: String,
+    pub(super) diagram: Spanned<String>,
+    pub(super) enforcement: Option<Enforcement>,
+    pub(super) off_path: Option<OffPathPolicy>,
+    pub(super) fail: Option<FailMode>,
+    #[serde(default)]
+    pub(super) neutral_tools: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub(super) aliases: BTreeMap<String, String>,
+    pub(super) deadlock: Option<DeadlockToml>,
+    pub(super) stop: Option<StopToml>,
+    #[serde(default)]
+    pub(super) expand: BTreeMap<String, Spanned<String>>,
+    #[serde(default)]
+    pub(super) vars: BTreeMap<String, toml::Value>,
+    #[serde(default)]
+    pub(super) flags: BTreeMap<String, bool>,
+    #[serde(default)]
+    pub(super) readers: BTreeMap<String, Spanned<ReaderToml>>,
+    #[serde(default)]
+    pub(super) bands: BTreeMap<String, Spanned<BandToml>>,
+    #[serde(default)]
+    pub(super) bind: Vec<Spanned<BindToml>>,
+    #[serde(default)]
+    pub(super) edge: Vec<Spanned<EdgeToml>>,
+    #[serde(default)]
+    pub(super) policy: Vec<Spanned<PolicyToml>>,
+    #[serde(default)]
+    pub(super) lint: LintToml,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct DeadlockToml {
+    pub(super) limit: Option<u32>,
+    pub(super) fallback: Option<DeadlockFallback>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct StopToml {
+    #[serde(default)]
+    pub(super) block_until_final: bool,
+    pub(super) max_blocks: Option<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ReaderToml {
+    pub(super) kind: String,
+    pub(super) path: Spanned<String>,
+    #[serde(default)]
+    pub(super) pointer: String,
+    pub(super) description: Option<String>,
+    /// With `kind = "json"`: aggregate the list at `pointer` (count, all, any, last, not_in).
+    pub(super) op: Option<String>,
+    #[serde(default)]
+    pub(super) field: String,
+    pub(super) equals: Option<toml::Value>,
+    pub(super) other: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct BandToml {
+    pub(super) range: [f64; 2],
+    #[serde(default)]
+    pub(super) states: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct BindToml {
+    pub(super) on: Option<Spanned<String>>,
+    pub(super) enter: Option<Spanned<String>>,
+    pub(super) from: Option<Spanned<toml::Value>>,
+    pub(super) note: Option<String>,
+    pub(super) state: Option<Spanned<String>>,
+    pub(super) activity: Option<Spanned<String>>,
+    pub(super) weight: Option<f64>,
+    /// `return = true`: a side trip into `enter`'s top-level state that comes back to the
+    /// state it left once that state reaches its `[*]`; `return = "state"` goes on to that
+    /// state instead (see `returns`).
+    #[serde(rename = "return")]
+    pub(super) returns: Option<ReturnToml>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(untagged)]
+pub(super) enum ReturnToml {
+    Back(bool),
+    To(String),
+}
+
+impl BindToml {
+    pub(super) fn is_trip(&self) -> bool {
+        matches!(
+            self.returns,
+            Some(ReturnToml::Back(true) | ReturnToml::To(_))
+        )
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct EdgeToml {
+    pub(super) from: Spanned<String>,
+    pub(super) to: Spanned<String>,
+    #[serde(rename = "match")]
+    pub(super) matching: Option<String>,
+    pub(super) label: Spanned<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct PolicyToml {
+    pub(super) state: Spanned<toml::Value>,
+    #[serde(default)]
+    pub(super) allow: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub(super) deny: Vec<Spanned<String>>,
+    pub(super) recovery: Option<String>,
+    pub(super) enforcement: Option<Enforcement>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(super) struct LintToml {
+    /// Mermaid warning codes to leave out (`unparsed-label` for diagrams written in prose).
+    #[serde(default)]
+    pub(super) allow: Vec<String>,
+}

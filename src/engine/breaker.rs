@@ -1,0 +1,68 @@
+//! The deadlock breaker (seed 004 "max 3 denials", "every cycle has a break condition"): the
+//! same refusal of a tool is counted, whatever the call's input, and the attempt after the
+//! `limit`-th denial escalates as the sequence says (keep denying, ask the user, or advise).
+
+use super::event::Event;
+use super::ir::DeadlockFallback;
+use super::machine::Machine;
+use super::snapshot::{DenialNote, RECENT_DENIALS, Snapshot};
+use super::verdict::{Decision, DeniedBy, Verdict};
+
+/// A stable key for "the same denied call": the tool and what objected to it (the denying
+/// state and rule, or the sequence's path). Not the input: an agent retrying a refused step
+/// revises it (a new plan text, another command), and that is still the same deadlock.
+pub(crate) fn denial_key(ev: &Event, by: Option<&DeniedBy>) -> String {
+    match by {
+        Some(by) => format!("{} @{}/{} {}", ev.key(), by.tier, by.state, by.rule),
+        None => format!("{} off path", ev.key()),
+    }
+}
+
+/// An objection in enforce mode: denied, counted, and escalated past the limit.
+pub(crate) fn enforce(m: &Machine, snap: &mut Snapshot, ev: &Event, base: Verdict) -> Verdict {
+    let key = denial_key(ev, base.denied_by.as_ref());
+    let count = snap
+        .denials
+        .get(&key)
+        .copied()
+        .unwrap_or(0)
+        .saturating_add(1);
+    snap.denials.insert(key, count);
+    let dl = m.chart.settings.deadlock;
+    // "max N denials": N denials, then the next attempt escalates.
+    let escalated = dl.limit > 0 && count > dl.limit;
+    let mut v = Verdict {
+        decision: Decision::Deny,
+        repeat: count,
+        escalated,
+        ..base
+    };
+    if escalated {
+        let msg = format!(
+            "{} {} was denied {} times here: stop retrying it and ask the user how to proceed.",
+            v.reason,
+            ev.claude_tool_name(),
+            dl.limit
+        );
+        v.reason = msg.clone();
+        match dl.fallback {
+            DeadlockFallback::Deny => {}
+            DeadlockFallback::Ask => v.decision = Decision::Ask,
+            DeadlockFallback::Advise => {
+                v.decision = Decision::Allow;
+                v.warning = Some(msg);
+            }
+        }
+    }
+    if v.decision == Decision::Deny || v.decision == Decision::Ask {
+        snap.recent_denials.push(DenialNote {
+            event: ev.key(),
+            reason: v.reason.clone(),
+            count,
+        });
+        if snap.recent_denials.len() > RECENT_DENIALS {
+            snap.recent_denials.remove(0);
+        }
+    }
+    v
+}
