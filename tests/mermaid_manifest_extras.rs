@@ -4,7 +4,7 @@
 use seed::dialects::{LoadError, Loaded, load_text};
 use seed::engine::ir::{ListOp, ReaderKind};
 use seed::engine::{Decision, Event, Facts, Machine, Phase};
-use serde_json::json;
+use serde_json::{Value, json};
 
 const TOP: &str = "stateDiagram-v2
   [*] --> work
@@ -220,4 +220,69 @@ fn allowed_calls_of_a_tool_between_refused_ones_do_not_reset_the_breaker() {
         assert_eq!(gate("ls").decision, Decision::Allow);
     }
     assert_eq!(gate("rm -rf build4").decision, Decision::Ask);
+}
+
+fn fill_chart(body: &str) -> Result<Loaded, LoadError> {
+    manifest(&format!(
+        "[readers.done]\nkind = \"count\"\npath = \"done/*\"\n\
+         [readers.all]\nkind = \"count\"\npath = \"all/*\"\n{body}"
+    ))
+}
+
+#[test]
+fn a_state_fills_its_interval_from_two_readers_whatever_they_say() {
+    let l = fill_chart(
+        "[[policy]]\nstate = \"work.test\"\nprogress = { done = \"done\", of = \"all\" }\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let m = Machine::new(l.chart);
+    let test = m.chart.find("work.test").expect("test");
+    let (lo, hi) = m.interval(test);
+    let mut snap = m.start(&Facts::new());
+    let at = |facts: Value, snap: &mut seed::engine::Snapshot| {
+        let f: Facts = serde_json::from_value(facts).expect("facts");
+        m.step(snap, Phase::Advance, &Event::tool("Bash", json!({})), &f);
+        snap.facts = f;
+        m.progress(snap).overall
+    };
+    // `test` fills its interval inside `work`, which has its own inside the chart.
+    let (wlo, whi) = m.interval(m.chart.find("work").expect("work"));
+    let expect = |frac: f64| 100.0 * (wlo + (whi - wlo) * (lo + (hi - lo) * frac));
+    assert_eq!(at(json!({"done": 1, "all": 4}), &mut snap), expect(0.25));
+    // More done than there is, negative, missing, not numbers, a zero total: clamped or 0.
+    assert_eq!(at(json!({"done": 9, "all": 4}), &mut snap), expect(1.0));
+    assert_eq!(at(json!({"done": -3, "all": 4}), &mut snap), expect(0.0));
+    assert_eq!(at(json!({"done": 2}), &mut snap), expect(0.0));
+    assert_eq!(at(json!({"done": "2", "all": "4"}), &mut snap), expect(0.0));
+    assert_eq!(at(json!({"done": 0, "all": 0}), &mut snap), expect(0.0));
+    assert_eq!(
+        at(json!({"done": 1e308, "all": 1e-308}), &mut snap),
+        expect(1.0)
+    );
+}
+
+#[test]
+fn progress_misuse_is_one_line_or_a_lint() {
+    let e =
+        fill_chart("[[policy]]\nstate = \"work\"\nprogress = { done = \"done\", of = \"all\" }\n")
+            .expect_err("a compound state");
+    assert!(
+        e.to_string()
+            .contains("`progress` fills an atomic state; `work` has states inside"),
+        "{e}"
+    );
+    let e = fill_chart("[[policy]]\nstate = \"work.test\"\nprogress = { done = \"done\" }\n")
+        .expect_err("no total");
+    assert!(e.to_string().contains("missing field `of`"), "{e}");
+    let l = fill_chart(
+        "[[policy]]\nstate = \"work.test\"\nprogress = { done = \"done\", of = \"nobody\" }\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let lints = Machine::new(l.chart).lint();
+    assert!(
+        lints.iter().any(|l| l.code == "undefined-reader"
+            && l.message
+                .contains("the progress of `work.test` reads reader `nobody`")),
+        "{lints:?}"
+    );
 }

@@ -69,6 +69,7 @@ fn readers_aggregate_the_whole_lists() {
         ),
     );
     assert_eq!(f["goals_achieved"], json!(2));
+    assert_eq!(f["goals_total"], json!(3));
     assert_eq!(f["goals_all_achieved"], json!(false));
     assert_eq!(f["failures"], json!(2));
     // The newest failure (SEAAM appends), not the first one.
@@ -164,9 +165,27 @@ fn the_lifecycle_follows_dna_json_as_seaam_rewrites_it() {
             &[observer],
         ),
     );
-    w.advance(&read).expect("Running", 80.0, None);
-    // One goal of two: still running.
-    w.advance(&read).expect("Running", 80.0, None);
+    // Running fills its interval as goals are achieved: one of two is half of it.
+    let running = w.m.chart.find("Running").expect("Running");
+    let (lo, hi) = w.m.interval(running);
+    assert_eq!(lo, 0.8, "the alive band starts at 80%");
+    let at = |fraction: f64| 100.0 * (lo + (hi - lo) * fraction);
+    w.advance(&read).expect("Running", at(0.5), None);
+    w.facts = sample(
+        &w,
+        d,
+        &dna(
+            vec![goal(true), goal(false), goal(false), goal(false)],
+            &[observer],
+            vec![],
+            &[observer],
+        ),
+    );
+    w.advance(&read).expect("Running", at(0.25), None);
+    assert!(
+        (w.m.progress(&w.snap).highest - at(0.5)).abs() < 1e-9,
+        "the highest reached is kept"
+    );
     w.facts = sample(
         &w,
         d,

@@ -179,10 +179,21 @@ pub struct State {
     /// `true` when entering the state means its step is already done (seed 000 railroad: the
     /// state is named after the tool that was just used).
     pub complete_on_entry: bool,
+    /// How far along an atomic state is, read from a watched system's own measure (SEAAM's
+    /// goals achieved of goals set) instead of 0 until it is left.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fill: Option<Fill>,
     pub on_entry: Vec<Action>,
     pub notes: Vec<String>,
     /// Where the state was declared in its source file (`line:col`), for messages.
     pub span: Option<Span>,
+}
+
+/// A state's own progress: reader `done` of reader `total`, both sampled facts (numbers).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Fill {
+    pub done: String,
+    pub total: String,
 }
 
 impl State {

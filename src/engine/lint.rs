@@ -56,12 +56,32 @@ impl Machine {
         self.lint_tools(&mut out);
         self.lint_bands(&mut out);
         self.lint_guards(&mut out);
+        self.lint_fills(&mut out);
         // One problem, one lint: a guard a dialect copies into several transitions (seed
         // 000's constraints negate every earlier `when`) is reported where it is first read.
         let mut seen = std::collections::HashSet::new();
         out.retain(|l| seen.insert((l.severity, l.code.clone(), l.message.clone())));
         out.sort_by_key(|l| std::cmp::Reverse(l.severity));
         out
+    }
+
+    /// A state's progress reads readers: both must be defined.
+    fn lint_fills(&self, out: &mut Vec<Lint>) {
+        for s in &self.chart.states {
+            let Some(f) = &s.fill else { continue };
+            for name in [&f.done, &f.total] {
+                if self.chart.reader(name).is_none() {
+                    out.push(Lint::error(
+                        "undefined-reader",
+                        format!(
+                            "the progress of `{}` reads reader `{name}`, which is not defined",
+                            s.key
+                        ),
+                        s.span,
+                    ));
+                }
+            }
+        }
     }
 
     /// Atomic successors including error and done edges.

@@ -8,7 +8,7 @@ use petgraph::algo::{condensation, toposort};
 use petgraph::graph::{DiGraph, NodeIndex};
 use serde::{Deserialize, Serialize};
 
-use super::ir::{Chart, StateId, StateKind, Trigger};
+use super::ir::{Chart, Fill, StateId, StateKind, Trigger};
 use super::machine::Machine;
 use super::snapshot::Snapshot;
 
@@ -279,6 +279,16 @@ impl Intervals {
     }
 }
 
+/// `done / total` of the last sampled facts, in [0, 1]; 0 while either is missing, not a
+/// number, or the total is not positive.
+fn fill_ratio(snap: &Snapshot, fill: &Fill) -> f64 {
+    let num = |name: &str| snap.facts.get(name).and_then(serde_json::Value::as_f64);
+    match (num(&fill.done), num(&fill.total)) {
+        (Some(d), Some(t)) if t > 0.0 && d.is_finite() && t.is_finite() => (d / t).clamp(0.0, 1.0),
+        _ => 0.0,
+    }
+}
+
 impl Machine {
     /// The interval `id` owns inside its parent, in [0, 1] (bands: absolute).
     pub fn interval(&self, id: StateId) -> (f64, f64) {
@@ -294,6 +304,8 @@ impl Machine {
             StateKind::Atomic | StateKind::Choice => {
                 if s.complete_on_entry {
                     1.0
+                } else if let Some(f) = &s.fill {
+                    fill_ratio(snap, f)
                 } else {
                     0.0
                 }

@@ -8,7 +8,7 @@ use super::label;
 use super::manifest::{BindToml, Cx, EdgeToml, PolicyToml};
 use super::stmt::clip;
 use crate::dialects::LoadError;
-use crate::engine::ir::{Action, Guard, StateId, Transition, Trigger};
+use crate::engine::ir::{Action, Fill, Guard, StateId, StateKind, Transition, Trigger};
 use crate::engine::pattern::Pattern;
 
 /// `[[bind]] state = "…" activity = "…"`: the tool, skill or command that performs a state.
@@ -64,7 +64,23 @@ pub(super) fn policy(cx: &Cx, p: &Spanned<PolicyToml>, a: &mut Assembly) -> Resu
     };
     let allow = pt.allow.iter().map(parse).collect::<Result<Vec<_>, _>>()?;
     let deny = pt.deny.iter().map(parse).collect::<Result<Vec<_>, _>>()?;
+    let fill = pt.progress.as_ref().map(|f| Fill {
+        done: f.get_ref().done.clone(),
+        total: f.get_ref().of.clone(),
+    });
     for id in states_of(cx, &pt.state, a)? {
+        if let (Some(f), Some(at)) = (&fill, &pt.progress) {
+            if !matches!(a.b.chart().state(id).kind, StateKind::Atomic) {
+                return Err(cx.at(
+                    at.span(),
+                    format!(
+                        "`progress` fills an atomic state; `{}` has states inside",
+                        a.key(id)
+                    ),
+                ));
+            }
+            a.b.state_mut(id).fill = Some(f.clone());
+        }
         let st = a.b.state_mut(id);
         st.policy.allow.extend(allow.iter().cloned());
         st.policy.deny.extend(deny.iter().cloned());

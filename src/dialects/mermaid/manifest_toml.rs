@@ -136,6 +136,15 @@ pub(super) struct PolicyToml {
     pub(super) deny: Vec<Spanned<String>>,
     pub(super) recovery: Option<String>,
     pub(super) enforcement: Option<Enforcement>,
+    /// How far along the state is: `{ done = "reader", of = "reader" }`.
+    pub(super) progress: Option<Spanned<FillToml>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct FillToml {
+    pub(super) done: String,
+    pub(super) of: String,
 }
 
 #[derive(Deserialize, Default)]
