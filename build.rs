@@ -10,7 +10,11 @@ fn main() {
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     let env = std::env::var("CARGO_CFG_TARGET_ENV").unwrap_or_default();
     let keep_pie = std::env::var("SEED_PIE").is_ok_and(|v| v == "1");
-    if os == "linux" && env == "gnu" && !keep_pie {
+    // A static build (`cargo install-static`) chooses its own relocation model; `-no-pie` on
+    // top of `crt-static` links an executable that crashes at start.
+    let static_crt = std::env::var("CARGO_CFG_TARGET_FEATURE")
+        .is_ok_and(|f| f.split(',').any(|x| x == "crt-static"));
+    if os == "linux" && env == "gnu" && !keep_pie && !static_crt {
         println!("cargo:rustc-link-arg-bins=-no-pie");
     }
 }
