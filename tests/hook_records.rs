@@ -136,3 +136,24 @@ fn a_tool_result_is_logged_once() {
     assert_eq!(rec["response"]["value"], serde_json::Value::Null);
     assert!(rec["response"]["size"].as_u64().is_some_and(|n| n > 0));
 }
+
+/// A tool input nested past the JSON parser's depth is judged like any call, never waved
+/// through as unreadable: the deep part is cut (and the record says so), the tool is denied
+/// off the railroad.
+#[test]
+fn input_nested_too_deep_is_judged_not_waved_through() {
+    let s = Sandbox::new();
+    for (session, levels) in [("s-deep-130", 130), ("s-deep-100k", 100_000)] {
+        let deep = format!("{}1{}", "[".repeat(levels), "]".repeat(levels));
+        let p = format!(
+            r#"{{"hook_event_name":"PreToolUse","session_id":"{session}","tool_name":"Bash","tool_input":{{"command":"ls","x":{deep}}}}}"#
+        );
+        let r = s.hook(&["--sequence", "compound_intelligence"], p);
+        assert_eq!(r.code, 0);
+        let v = r.json();
+        assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+        let rec = s.log_lines(session).pop().expect("a record");
+        assert_eq!(rec["event"]["input"]["command"], "ls");
+        assert_eq!(rec["extra"]["flattened_too_deep"], 1, "{rec}");
+    }
+}

@@ -161,6 +161,9 @@ pub fn extra(h: &HookInput, unknown: bool) -> Value {
     if h.repairs.invalid_utf8 {
         put("repaired_utf8", json!(true));
     }
+    if h.repairs.flattened > 0 {
+        put("flattened_too_deep", json!(h.repairs.flattened));
+    }
     if unknown {
         put("unknown_event", json!(!h.is_known()));
     }

@@ -7,6 +7,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::depth;
 use super::repair::{self, Repairs};
 use crate::engine::{Event, Phase};
 
@@ -123,10 +124,19 @@ impl HookInput {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Err(InputError::Empty);
         }
-        let (text, repairs) = repair::decode(bytes);
-        let value: Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
-            .map_err(|e| InputError::NotJson(e.to_string()))?;
-        drop(text);
+        let (text, mut repairs) = repair::decode(bytes);
+        let text = text.trim_start_matches('\u{feff}');
+        let value: Value = match serde_json::from_str(text) {
+            Ok(v) => v,
+            // Nested past the parser's limit: judged with the deep part cut, never unjudged.
+            Err(e) if e.to_string().starts_with("recursion limit exceeded") => {
+                let (flat, cut) = depth::flatten(text, depth::MAX_DEPTH)
+                    .ok_or(InputError::NotJson(e.to_string()))?;
+                repairs.flattened = cut;
+                serde_json::from_str(&flat).map_err(|e| InputError::NotJson(e.to_string()))?
+            }
+            Err(e) => return Err(InputError::NotJson(e.to_string())),
+        };
         let Value::Object(mut m) = value else {
             return Err(InputError::NotObject(kind_name(&value)));
         };

@@ -1,5 +1,6 @@
 //! Claude Code's side of the wire: hook payloads in, answers out, and session transcripts.
 
+pub mod depth;
 pub mod input;
 pub mod output;
 pub mod repair;

@@ -62,11 +62,14 @@ fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
 pub struct Repairs {
     pub lone_surrogates: usize,
     pub invalid_utf8: bool,
+    /// Arrays and objects nested too deep to parse, replaced by a marker
+    /// ([`super::depth::flatten`]).
+    pub flattened: usize,
 }
 
 impl Repairs {
     pub fn any(&self) -> bool {
-        self.lone_surrogates > 0 || self.invalid_utf8
+        self.lone_surrogates > 0 || self.invalid_utf8 || self.flattened > 0
     }
 }
 
@@ -80,6 +83,7 @@ pub fn decode(mut bytes: Vec<u8>) -> (String, Repairs) {
             Repairs {
                 lone_surrogates,
                 invalid_utf8: false,
+                flattened: 0,
             },
         ),
         Err(e) => (
@@ -87,6 +91,7 @@ pub fn decode(mut bytes: Vec<u8>) -> (String, Repairs) {
             Repairs {
                 lone_surrogates,
                 invalid_utf8: true,
+                flattened: 0,
             },
         ),
     }
