@@ -14,7 +14,14 @@ use crate::store::record::Record;
 /// Records of a JSONL file. Malformed lines are skipped and counted (a crash can leave one
 /// incomplete last line; anything else is reported).
 pub fn read_records(path: &Path) -> Result<(Vec<Record>, usize), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    use std::io::Read;
+    let cannot = |e: std::io::Error| format!("{}: cannot read: {e}", path.display());
+    // A log or events file: regular files only (a FIFO would hang, a device never end), and
+    // never through a symlink another user owns.
+    let mut bytes = Vec::new();
+    crate::store::paths::open_regular(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .map_err(cannot)?;
     Ok(parse_records(&bytes))
 }
 

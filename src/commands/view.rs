@@ -96,6 +96,9 @@ pub fn session_views(
         .into());
     }
     let info = session_choice::choose(state, pick)?;
+    // Everything read below lives under the state directory: no symlink of another user's on
+    // the way (the hook refuses them too; a forged log or chart would change the answer).
+    paths::verify_in(state, &info.log)?;
     let log_len = std::fs::metadata(&info.log)?.len();
     let (records, bad) = read_records(&info.log)?;
     let skipped = Skipped::of(&info.log, &records, bad);
@@ -112,6 +115,8 @@ pub fn session_views(
         });
     } else {
         for name in &info.sequences {
+            paths::verify_in(state, &paths::chart_path(state, &info.id, name))?;
+            paths::verify_in(state, &paths::snapshot_path(state, &info.id, name))?;
             let chart = match snapshot::load_chart(&paths::chart_path(state, &info.id, name)) {
                 Some(c) => c,
                 None => dialects::resolve(name, &sequence_search_dirs())?.chart,

@@ -11,6 +11,8 @@ pub mod workflow;
 
 use std::path::{Path, PathBuf};
 
+use crate::store::paths;
+
 use crate::engine::Chart;
 use crate::engine::lint::Lint;
 
@@ -139,30 +141,25 @@ pub fn load_text(
 /// Read and load a sequence file from disk.
 pub fn load_path(path: &Path) -> Result<Loaded, LoadError> {
     let file = path.display().to_string();
-    let meta = std::fs::metadata(path)
-        .map_err(|e| LoadError::at(&file, 0, 0, format!("cannot read: {e}")))?;
-    if meta.is_dir() {
-        return Err(LoadError::at(
-            &file,
-            0,
-            0,
-            "is a directory: name a sequence file",
-        ));
-    }
-    if meta.len() > MAX_SEQUENCE_BYTES {
-        return Err(LoadError::at(
-            &file,
-            0,
-            0,
-            format!(
-                "file is {} bytes; sequence files are limited to {} bytes",
-                meta.len(),
-                MAX_SEQUENCE_BYTES
-            ),
-        ));
-    }
-    let bytes =
-        std::fs::read(path).map_err(|e| LoadError::at(&file, 0, 0, format!("cannot read: {e}")))?;
+    let cannot = |e: std::io::Error| LoadError::at(&file, 0, 0, format!("cannot read: {e}"));
+    // Regular files only (a FIFO or `/dev/zero` would hang or never end), read no further
+    // than the limit whatever the file's metadata says.
+    let f = paths::open_regular(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::InvalidInput if path.is_dir() => {
+            LoadError::at(&file, 0, 0, "is a directory: name a sequence file")
+        }
+        _ => cannot(e),
+    })?;
+    let bytes = paths::read_at_most(f, MAX_SEQUENCE_BYTES)
+        .map_err(cannot)?
+        .ok_or_else(|| {
+            LoadError::at(
+                &file,
+                0,
+                0,
+                format!("sequence files are limited to {MAX_SEQUENCE_BYTES} bytes"),
+            )
+        })?;
     let text = String::from_utf8(bytes).map_err(|e| {
         let (line, col) =
             locate::line_col_of_offset_bytes(e.as_bytes(), e.utf8_error().valid_up_to());
@@ -185,7 +182,7 @@ pub fn load_path(path: &Path) -> Result<Loaded, LoadError> {
 fn read_capped(path: &Path) -> Option<String> {
     use std::io::Read;
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
+    paths::open_regular(path)
         .ok()?
         .take(MAX_SEQUENCE_BYTES + 1)
         .read_to_end(&mut bytes)
@@ -252,6 +249,13 @@ pub fn resolve(name_or_path: &str, search_dirs: &[PathBuf]) -> Result<Loaded, Lo
     for dir in search_dirs {
         for ext in ENTRY_EXTENSIONS {
             let candidate = dir.join(format!("{name_or_path}.{ext}"));
+            // A search directory sits in the project (`.seed/sequences`) or the state
+            // directory (`sequences`): a symlink another user owns there, on the way or at
+            // the file, would let them choose what is enforced.
+            let root = dir.parent().unwrap_or(dir);
+            paths::verify_in(root, &candidate).map_err(|e| {
+                LoadError::at(&candidate.display().to_string(), 0, 0, e.to_string())
+            })?;
             if candidate.is_file() {
                 return load_path(&candidate);
             }

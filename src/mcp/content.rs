@@ -15,23 +15,19 @@ const MAX_CONTENT_BYTES: u64 = 256 * 1024;
 /// unreadable or too large: the caller then serves the generated default. Why a present file
 /// was skipped goes to stderr, the MCP server's log.
 pub fn read_content(state_dir: Option<&Path>, file: &str) -> Option<String> {
-    let path = state_dir?.join(file);
-    let meta = std::fs::metadata(&path).ok()?;
-    if meta.len() > MAX_CONTENT_BYTES {
-        eprintln!(
-            "seed mcp: {}: {} bytes, over the {MAX_CONTENT_BYTES}-byte limit for content files; serving the default",
-            path.display(),
-            meta.len()
-        );
+    let state = state_dir?;
+    let path = state.join(file);
+    if !path.exists() {
         return None;
     }
-    match std::fs::read(&path) {
+    // The state directory's rules: no symlink of another user's (they would choose what the
+    // agent is told), a regular file, bounded.
+    let read = crate::store::paths::verify_in(state, &path)
+        .and_then(|()| crate::store::paths::read_bounded(&path, MAX_CONTENT_BYTES));
+    match read {
         Ok(b) => Some(String::from_utf8_lossy(&b).into_owned()),
         Err(e) => {
-            eprintln!(
-                "seed mcp: {}: cannot read ({e}); serving the default",
-                path.display()
-            );
+            eprintln!("seed mcp: {e}; serving the default for {file}");
             None
         }
     }

@@ -122,6 +122,7 @@ pub fn resolve(source: &str, state_dir: Option<&Path>) -> Result<Loaded, String>
     if let Some(dir) = state_dir
         && let Some(log) = crate::commands::view::session_log(dir, source)
     {
+        crate::store::paths::verify_in(dir, &log).map_err(|e| e.to_string())?;
         return load_path(&log);
     }
     Err(format!(

@@ -15,8 +15,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 pub use super::safe_fs::{
-    check_symlink, ensure_dir, ensure_dir_in, open_append, open_read, prepare_state, read_bounded,
-    write_atomic, write_cache,
+    check_symlink, ensure_dir, ensure_dir_in, open_append, open_read, open_regular, prepare_state,
+    read_at_most, read_bounded, verify_in, write_atomic, write_cache,
 };
 
 /// Resolve the state directory from an environment lookup (no file system access).

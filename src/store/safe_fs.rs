@@ -286,10 +286,75 @@ pub fn open_read(path: &Path) -> io::Result<File> {
     open_leaf(path, &o)
 }
 
-/// Read a small file whole, refusing anything larger than `limit` bytes.
+/// A file opened for reading must be a regular file: a FIFO would block seed, a device
+/// (`/dev/zero`) never ends. Opened non-blocking so that opening a FIFO cannot hang (the
+/// flag changes nothing for a regular file).
+fn regular(opts: &mut OpenOptions) -> &mut OpenOptions {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NONBLOCK);
+    }
+    opts
+}
+
+fn must_be_regular(path: &Path, f: File) -> io::Result<File> {
+    let m = f.metadata()?;
+    if m.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{} is a directory", path.display()),
+        ));
+    }
+    if !m.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{} is not a regular file", path.display()),
+        ));
+    }
+    Ok(f)
+}
+
+/// Open a file the user named (a sequence, an events file) for reading: a symlink of yours is
+/// followed, one owned by another user is refused, and only a regular file is accepted.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    check_symlink(path)?;
+    let mut o = OpenOptions::new();
+    regular(o.read(true));
+    must_be_regular(path, o.open(path)?)
+}
+
+/// Read `path` no further than `limit` bytes; `Ok(None)` when it is larger.
+pub fn read_at_most(f: File, limit: u64) -> io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let size = f.metadata().map(|m| m.len()).unwrap_or(0).min(limit);
+    let mut buf = Vec::with_capacity(size as usize + 1);
+    f.take(limit + 1).read_to_end(&mut buf)?;
+    Ok((buf.len() as u64 <= limit).then_some(buf))
+}
+
+/// Refuse a symlink owned by another user at any component of `path` below `root` (the
+/// state directory, a project): `root` is trusted, what lies under it must be yours or plain.
+pub fn verify_in(root: &Path, path: &Path) -> io::Result<()> {
+    let Ok(rel) = path.strip_prefix(root) else {
+        return check_symlink(path);
+    };
+    check_symlink(root)?;
+    let mut cur = root.to_path_buf();
+    for c in rel.components() {
+        cur.push(c);
+        check_symlink(&cur)?;
+    }
+    Ok(())
+}
+
+/// Read a small file whole, refusing anything larger than `limit` bytes and anything that is
+/// not a regular file.
 pub fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     use std::io::Read;
-    let f = open_read(path)?;
+    let mut o = OpenOptions::new();
+    regular(o.read(true));
+    let f = must_be_regular(path, open_leaf(path, &o)?)?;
     let size = f.metadata().map(|m| m.len()).unwrap_or(0).min(limit);
     let mut buf = Vec::with_capacity(size as usize + 1);
     f.take(limit + 1).read_to_end(&mut buf)?;
