@@ -347,6 +347,74 @@ fn validate_exits_1_on_errors_and_0_with_warnings() {
 }
 
 #[test]
+fn a_densely_connected_file_is_refused_by_its_transition_count_with_one_line() {
+    // 400 tools, each may follow each: 160,000 transitions, past the cap of 100,000.
+    let n = 400;
+    let all: Vec<String> = (0..n).map(|j| format!("\"t{j}\"")).collect();
+    let next = format!("{{\"next_allowed\": [{}]}}", all.join(","));
+    let tools: Vec<String> = (0..n).map(|i| format!("\"t{i}\": {next}")).collect();
+    let json = format!(
+        "{{\"name\": \"dense\", \"tool_transitions\": {{{}}}}}",
+        tools.join(",")
+    );
+    let e = load_text("dense.json", &json, &none).unwrap_err();
+    assert!(
+        e.message.contains("a sequence may have at most 100000"),
+        "{e}"
+    );
+    assert!(!e.to_string().contains('\n'), "{e}");
+
+    // Just under the cap (300 × 300 = 90,000) loads, and its trap is named in one short line.
+    let n = 300;
+    let all: Vec<String> = (0..n).map(|j| format!("\"t{j}\"")).collect();
+    let next = format!("{{\"next_allowed\": [{}]}}", all.join(","));
+    let tools: Vec<String> = (0..n).map(|i| format!("\"t{i}\": {next}")).collect();
+    let json = format!(
+        "{{\"name\": \"dense\", \"tool_transitions\": {{{}}}}}",
+        tools.join(",")
+    );
+    let loaded = load_text("dense.json", &json, &none).expect("loads");
+    assert_eq!(loaded.chart.transitions.len(), 90_000 + 1);
+    let lints = Machine::new(loaded.chart).lint();
+    let trap = lints
+        .iter()
+        .find(|l| l.code == "cycle-without-exit")
+        .expect("the loop has no way out");
+    assert!(
+        trap.message.ends_with("… (300 states in all)"),
+        "{}",
+        trap.message
+    );
+    assert!(trap.message.len() < 200, "{}", trap.message);
+}
+
+#[test]
+fn every_dialect_shares_the_size_cap_at_build_time() {
+    use seed::engine::build::{BuildError, ChartBuilder, MAX_TRANSITIONS};
+    use seed::engine::ir::{Dialect, StateId, StateKind, Transition, Trigger};
+    let mut b = ChartBuilder::new("big", Dialect::Mermaid, false);
+    let a = b.add_state(StateId::ROOT, "a", StateKind::Atomic).unwrap();
+    for _ in 0..=MAX_TRANSITIONS {
+        b.add_transition(Transition {
+            source: a,
+            targets: vec![a],
+            trigger: Trigger::Event(seed::engine::pattern::Pattern::parse("Bash").unwrap()),
+            guard: None,
+            actions: Vec::new(),
+            label: None,
+            span: None,
+        });
+    }
+    assert!(matches!(
+        b.finish(),
+        Err(BuildError::TooLarge {
+            what: "transitions",
+            ..
+        })
+    ));
+}
+
+#[test]
 fn lints_point_at_the_line_and_column_they_are_about() {
     let json = r#"{
   "name": "bad",

@@ -98,6 +98,15 @@ pub fn validate_paths(paths: &[PathBuf]) -> Vec<FileReport> {
         .collect()
 }
 
+/// "1 error", "2 errors".
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 pub fn render_text(reports: &[FileReport]) -> String {
     let mut s = String::new();
     for r in reports {
@@ -105,12 +114,14 @@ pub fn render_text(reports: &[FileReport]) -> String {
         let warnings = r.lints.len() - errors;
         match &r.sequence {
             Some(name) => s.push_str(&format!(
-                "{} {}: \"{}\", {} states, {} transitions, {errors} errors, {warnings} warnings\n",
+                "{} {}: \"{}\", {}, {}, {}, {}\n",
                 if errors == 0 { "ok  " } else { "FAIL" },
                 sanitize::clean(&r.source, 1000),
                 sanitize::clean(name, 200),
-                r.states,
-                r.transitions
+                count(r.states, "state"),
+                count(r.transitions, "transition"),
+                count(errors, "error"),
+                count(warnings, "warning"),
             )),
             None => s.push_str(&format!("FAIL {}\n", sanitize::clean(&r.source, 1000))),
         }

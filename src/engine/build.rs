@@ -10,12 +10,46 @@ use super::ir::{
 
 const UNSET: StateId = StateId(u32::MAX);
 
+/// The most states a chart may have. A sequence is read by every hook call; this keeps the
+/// largest legal one well under a second to load and lint (a 50,000-step chain is legal).
+pub const MAX_STATES: usize = 100_000;
+/// The most transitions a chart may have: a 1,000-tool file where every tool may follow every
+/// other (a million transitions) took seconds and most of a gigabyte to load.
+pub const MAX_TRANSITIONS: usize = 100_000;
+
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum BuildError {
     #[error("state `{0}` is declared twice in the same scope")]
     Duplicate(String),
     #[error("compound state `{0}` names initial state `{1}`, which is not its child")]
     BadInitial(String, String),
+    #[error("{count} {what}: a sequence may have at most {max}")]
+    TooLarge {
+        what: &'static str,
+        count: usize,
+        max: usize,
+    },
+}
+
+impl BuildError {
+    /// The size check every dialect shares, so a loader can also stop early while it counts.
+    pub fn check_size(states: usize, transitions: usize) -> Result<(), BuildError> {
+        if states > MAX_STATES {
+            return Err(BuildError::TooLarge {
+                what: "states",
+                count: states,
+                max: MAX_STATES,
+            });
+        }
+        if transitions > MAX_TRANSITIONS {
+            return Err(BuildError::TooLarge {
+                what: "transitions",
+                count: transitions,
+                max: MAX_TRANSITIONS,
+            });
+        }
+        Ok(())
+    }
 }
 
 pub struct ChartBuilder {
@@ -172,6 +206,7 @@ impl ChartBuilder {
 
     /// Fill defaults and renumber states into document order.
     pub fn finish(mut self) -> Result<Chart, BuildError> {
+        BuildError::check_size(self.chart.states.len(), self.chart.transitions.len())?;
         for i in 0..self.chart.states.len() {
             let (kind, children, name) = {
                 let s = &self.chart.states[i];

@@ -190,10 +190,16 @@ impl Machine {
                 .iter()
                 .any(|n| g.neighbors(*n).any(|x| !members.contains(&g[x])));
             if !leaves {
-                let keys: Vec<String> = members
+                // Name a few members: a one-line error, however large the trap.
+                const SHOWN: usize = 8;
+                let mut keys: Vec<String> = members
                     .iter()
+                    .take(SHOWN)
                     .map(|x| chart.state(*x).key.clone())
                     .collect();
+                if members.len() > SHOWN {
+                    keys.push(format!("… ({} states in all)", members.len()));
+                }
                 out.push(Lint::error(
                     "cycle-without-exit",
                     format!("cycle with no exit to an ending: {}", keys.join(" → ")),

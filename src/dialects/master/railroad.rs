@@ -1,14 +1,14 @@
 //! Tier 1: `tool_transitions` become the railroad — one state per tool ("this tool was just
 //! used"), one transition per `next_allowed` entry.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
 use super::Ctx;
 use super::spans::key_spans;
 use crate::dialects::locate::LoadError;
-use crate::engine::build::ChartBuilder;
+use crate::engine::build::{BuildError, ChartBuilder};
 use crate::engine::ir::{InputMatcher, Outcome, StateId, StateKind, Transition, Trigger};
 use crate::engine::pattern::Pattern;
 
@@ -142,6 +142,9 @@ pub(super) fn railroad(
                 ));
             }
         };
+        // Stop counting before building a million patterns nobody will load.
+        BuildError::check_size(order.len(), edges.len() + next.len())
+            .map_err(|e| cx.err(&["tool_transitions", tool, "next_allowed"], e.to_string()))?;
         for n in &next {
             let (name, pat) = next_entry(cx, tool, n)?;
             if seen.insert(name.clone()) {
@@ -163,9 +166,13 @@ pub(super) fn railroad(
     b.state_mut(start).label = "start".into();
     b.set_initial(parent, start);
     let mut ids = BTreeMap::new();
-    let sources: HashSet<&str> = edges.iter().map(|(f, _, _)| f.as_str()).collect();
+    // Each tool's next calls, grouped once: a scan per tool would be quadratic on long files.
+    let mut next_of: HashMap<&str, Vec<&Pattern>> = HashMap::new();
+    for (f, _, p) in &edges {
+        next_of.entry(f.as_str()).or_default().push(p);
+    }
     for tool in &order {
-        let has_next = sources.contains(tool.as_str());
+        let has_next = next_of.contains_key(tool.as_str());
         let kind = if has_next {
             StateKind::Atomic
         } else {
@@ -189,10 +196,11 @@ pub(super) fn railroad(
         if let Some(extra) = also.remove(tool) {
             st.policy.allow = extra;
             st.policy.allow.extend(
-                edges
-                    .iter()
-                    .filter(|(f, _, _)| f == tool)
-                    .map(|(_, _, p)| p.clone()),
+                next_of
+                    .get(tool.as_str())
+                    .into_iter()
+                    .flatten()
+                    .map(|p| (*p).clone()),
             );
         }
         st.span = spans.get(tool).copied();
