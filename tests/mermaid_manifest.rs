@@ -402,3 +402,63 @@ fn recovery_follows_the_path_not_escapes_or_edges_that_never_fire() {
         "hook events are not calls: {calls:?}"
     );
 }
+
+#[test]
+fn a_manifest_reads_diagrams_only_inside_its_own_folder() {
+    // The resolver would hand over anything; the manifest must not ask for it.
+    let asked = std::cell::RefCell::new(Vec::new());
+    for path in [
+        "../../etc/passwd",
+        "flow/../../x.mmd",
+        "/etc/passwd",
+        "..",
+        "a/../..",
+    ] {
+        asked.borrow_mut().clear();
+        let text = format!("name = \"m\"\ndiagram = \"{path}\"\n");
+        let e = load_text("m.toml", &text, &|r| {
+            asked.borrow_mut().push(r.to_string());
+            Some("secret: not a diagram".into())
+        })
+        .expect_err(path);
+        assert!(e.message.contains("stay in its folder"), "{path}: {e}");
+        assert!(!e.message.contains("secret"), "{path}: {e}");
+        assert_eq!((e.file.as_str(), e.line), ("m.toml", 2), "{path}: {e}");
+        assert!(asked.borrow().is_empty(), "{path} was read");
+    }
+    // `./` and subfolders are fine.
+    let f = files();
+    let text = "name = \"m\"\ndiagram = \"./flow/top.mmd\"\n";
+    load_text("m.toml", text, &|r| {
+        f.get(r.trim_start_matches("./")).map(|s| s.to_string())
+    })
+    .expect("a path below the manifest loads");
+}
+
+#[test]
+fn validate_names_the_diagram_a_load_error_is_in() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("bad.mmd"), "hello\n").expect("write");
+    std::fs::write(
+        dir.path().join("m.toml"),
+        "name = \"m\"\ndiagram = \"bad.mmd\"\n",
+    )
+    .expect("write");
+    let out = assert_cmd::Command::cargo_bin("seed")
+        .expect("binary")
+        .arg("validate")
+        .arg(dir.path().join("m.toml"))
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8_lossy(&out);
+    let bad = dir.path().join("bad.mmd").display().to_string();
+    assert!(
+        out.contains(&format!(
+            "{bad}:1:1: error[load]: expected `stateDiagram-v2`"
+        )),
+        "{out}"
+    );
+}

@@ -32,17 +32,22 @@ impl FileReport {
 /// Validate one loaded sequence or a load failure.
 pub fn check(source: String, loaded: Result<dialects::Loaded, dialects::LoadError>) -> FileReport {
     match loaded {
-        Err(e) => FileReport {
-            source,
-            sequence: None,
-            states: 0,
-            transitions: 0,
-            lints: vec![Lint::error(
+        Err(e) => {
+            let mut lint = Lint::error(
                 "load",
                 e.message.clone(),
                 (e.line > 0).then_some(crate::engine::ir::Span::at(e.line, e.col)),
-            )],
-        },
+            );
+            // A manifest's diagram is a file of its own: its errors name it, not the manifest.
+            lint.file = (!e.file.is_empty() && e.file != source).then(|| e.file.clone());
+            FileReport {
+                source,
+                sequence: None,
+                states: 0,
+                transitions: 0,
+                lints: vec![lint],
+            }
+        }
         Ok(l) => {
             let machine = Machine::new(l.chart);
             let mut lints = l.warnings;

@@ -3,7 +3,7 @@
 //! and `/commands` to states (seed 004 §8's command table is such a map).
 
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Component, Path};
 
 use toml::Spanned;
 
@@ -117,10 +117,17 @@ fn read_diagram(
     rel: &Spanned<String>,
 ) -> Result<(String, super::ast::Diagram), LoadError> {
     let r = rel.get_ref();
-    if Path::new(r).is_absolute() {
+    // Only the manifest's own folder and below: `..` would let a sequence read (and quote in
+    // its errors) any file the user can.
+    let inside = Path::new(r)
+        .components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    if !inside {
         return Err(cx.at(
             rel.span(),
-            format!("`{r}`: diagram paths are relative to the manifest"),
+            format!(
+                "`{r}`: diagram paths are relative to the manifest and stay in its folder (no `..`, no absolute paths)"
+            ),
         ));
     }
     let text = resolve(r).ok_or_else(|| {
