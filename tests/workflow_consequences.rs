@@ -321,3 +321,29 @@ fn store_as_keeps_the_result_of_the_action() {
     );
     assert_eq!(r.var("config"), json!("sources: [unclosed"));
 }
+
+#[test]
+fn state_values_and_notes_read_the_variables_they_name() {
+    // The config is read, then later actions copy parts of it by `${…}`.
+    let yaml = wf(
+        "a",
+        "  a:\n    type: action\n    actions:\n      - type: read_config\n        store_as: config\n      - type: set_state\n        field: corpus\n        value: \"${config.corpus}\"\n      - type: set_state\n        field: first\n        value: \"${config.sources.0}\"\n      - type: set_state\n        field: url\n        value: \"https://${config.corpus}.dev/llms.txt\"\n      - type: append_state\n        field: seen\n        value: \"${config.sources.0.id}\"\n      - type: merge_state\n        field: meta\n        value: {owner: \"${config.corpus}\", root: \"${CLAUDE_PROJECT_DIR}\"}\n      - type: evaluate\n        expression: \"url == 'https://react.dev/llms.txt'\"\n        set_flag: url_ok\n    on_success: done",
+    );
+    let mut r = Run::new(&yaml);
+    r.call_with(
+        "Read",
+        json!({"file_path": "/c/data/config.yaml"}),
+        json!({"type": "text", "file": {"content": "corpus: react\nsources:\n  - id: react-docs\n    type: git\n"}}),
+    );
+    assert_eq!(r.var("corpus"), json!("react"));
+    // A whole `${…}` keeps the value's type.
+    assert_eq!(r.var("first"), json!({"id": "react-docs", "type": "git"}));
+    assert_eq!(r.var("url"), json!("https://react.dev/llms.txt"));
+    assert_eq!(r.var("seen"), json!(["react-docs"]));
+    // What seed cannot know stays as written: host variables are the agent's to fill in.
+    assert_eq!(
+        r.var("meta"),
+        json!({"owner": "react", "root": "${CLAUDE_PROJECT_DIR}"})
+    );
+    assert_eq!(r.flag("url_ok"), Some(true));
+}

@@ -174,8 +174,8 @@ fn local_path() {
     assert_eq!(r.var("phase"), json!("writing"));
     assert_eq!(
         r.var("added_types"),
-        json!(["${source_type}"]),
-        "interpolation is kept as text"
+        json!(["local"]),
+        "`${{source_type}}` reads the variable when the action runs"
     );
     assert!(r.snap.checkpoints.contains_key("before_config_write"));
 }

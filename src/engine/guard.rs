@@ -5,6 +5,7 @@ use std::cmp::Ordering;
 use serde_json::Value;
 
 use super::decode;
+use super::interpolate;
 use super::ir::{Action, CmpOp, Guard, ResultPart};
 use super::pattern::input_matches;
 use super::snapshot::{Checkpoint, Snapshot};
@@ -132,6 +133,13 @@ fn loose_eq(a: &Value, b: &Value) -> bool {
     }
 }
 
+fn scope(snap: &Snapshot) -> interpolate::Scope<'_> {
+    interpolate::Scope {
+        vars: &snap.vars,
+        flags: &snap.flags,
+    }
+}
+
 /// Apply data-only actions with the triggering event's input and result (`null` when there
 /// is none). Returns the notes they produced.
 pub fn apply(
@@ -147,7 +155,8 @@ pub fn apply(
                 snap.flags.insert(name.clone(), *value);
             }
             Action::SetVar { name, value } => {
-                snap.vars.insert(name.clone(), value.clone());
+                let value = interpolate::value(value, &scope(snap));
+                snap.vars.insert(name.clone(), value);
             }
             Action::SetVarFromInput { name, pointer } => {
                 let v = input.pointer(pointer).cloned().unwrap_or(Value::Null);
@@ -169,6 +178,7 @@ pub fn apply(
                 snap.vars.insert(name.clone(), v);
             }
             Action::AppendVar { name, value } => {
+                let value = &interpolate::value(value, &scope(snap));
                 let slot = snap
                     .vars
                     .entry(name.clone())
@@ -179,6 +189,7 @@ pub fn apply(
                 }
             }
             Action::MergeVar { name, value } => {
+                let value = &interpolate::value(value, &scope(snap));
                 let slot = snap
                     .vars
                     .entry(name.clone())
@@ -205,7 +216,7 @@ pub fn apply(
                     snap.vars = cp.vars;
                 }
             }
-            Action::Note { text } => notes.push(text.clone()),
+            Action::Note { text } => notes.push(interpolate::text(text, &scope(snap))),
         }
     }
     notes

@@ -358,6 +358,8 @@ pub enum Action {
         name: String,
         value: bool,
     },
+    /// `${name}` in string parts of `value` reads the variable when the action runs (see
+    /// `interpolate`); so do `AppendVar`, `MergeVar` and `Note`.
     SetVar {
         name: String,
         value: Value,

@@ -9,6 +9,7 @@ pub mod decode;
 pub mod event;
 pub mod graph;
 pub mod guard;
+pub mod interpolate;
 pub mod ir;
 pub mod lint;
 pub mod machine;
