@@ -115,7 +115,7 @@ fn file_system_preconditions_are_readers_under_the_project_dir() {
 }
 
 #[test]
-fn source_exists_matches_the_whole_id_in_the_config_on_disk() {
+fn source_exists_reads_the_configs_sources_list_on_disk() {
     let dir = tempfile::tempdir().expect("tempdir");
     let config = dir.path().join("data/config.yaml");
     std::fs::create_dir_all(config.parent().expect("dir")).expect("mkdir");
@@ -139,6 +139,9 @@ fn source_exists_matches_the_whole_id_in_the_config_on_disk() {
         "sources:\n- id: react  # the main docs\n",
         "sources:\n  - id: \"react\"\n",
         "sources:\n  - type: git\n    id: 'react'\n",
+        "sources: [{id: react, type: git}]\n",
+        "sources:\n  - id:    react\n",
+        "corpus: docs\nsources:\n  - id: vue\n  - id: react\n",
     ] {
         assert_eq!(ends_at(listed), "done", "{listed:?}");
     }
@@ -148,6 +151,11 @@ fn source_exists_matches_the_whole_id_in_the_config_on_disk() {
         "sources:\n  - source_id: preact\n",
         "sources: []\n",
         "",
+        // Text that says ` id: react` without the config listing it.
+        "sources:\n  # - id: react\n  - id: vue\n",
+        "archived:\n  - id: react\nsources: []\n",
+        "sources:\n  - id: vue\n    note: \" id: react\"\n",
+        "sources: [unclosed\n  - id: react\n",
     ] {
         assert_eq!(ends_at(not_listed), "failed", "{not_listed:?}");
     }

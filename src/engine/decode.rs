@@ -22,7 +22,7 @@ pub fn value(v: &Value, how: Decode) -> Value {
 }
 
 /// One YAML document as JSON, or `None` when it does not parse within the budget.
-fn yaml(text: &str) -> Option<Value> {
+pub fn yaml(text: &str) -> Option<Value> {
     let options = serde_saphyr::options! {
         budget: serde_saphyr::budget! {
             max_nodes: MAX_YAML_NODES,

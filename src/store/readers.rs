@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::paths;
 use super::reader_lists;
 use crate::engine::Facts;
+use crate::engine::decode;
 use crate::engine::ir::{ReaderDecl, ReaderKind};
 
 /// Largest JSON state file a reader parses.
@@ -127,12 +128,21 @@ fn newest(paths: &[PathBuf]) -> Option<(PathBuf, SystemTime)> {
         .max_by_key(|(_, t)| *t)
 }
 
-/// The newest file matching `path`, parsed as JSON: `None` when there is none, it is larger
-/// than [`MAX_READER_BYTES`], unreadable or not JSON (nesting deeper than serde's limit too).
+/// The newest file matching `path`, parsed as JSON (as YAML when it is named `.yaml` or
+/// `.yml`): `None` when there is none, it is larger than [`MAX_READER_BYTES`], unreadable or
+/// does not parse (nesting deeper than the parser's limit, a YAML past its budget, too).
 fn newest_json(path: &Path) -> Option<Value> {
     let (file, _) = newest(&glob(path))?;
     let bytes = paths::read_bounded(&file, MAX_READER_BYTES).ok()?;
-    serde_json::from_slice::<Value>(&bytes).ok()
+    let yaml = file
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"));
+    if yaml {
+        decode::yaml(std::str::from_utf8(&bytes).ok()?)
+    } else {
+        serde_json::from_slice::<Value>(&bytes).ok()
+    }
 }
 
 /// Evaluate one reader. `null` when it cannot be evaluated (unset variable, no file, too big,

@@ -9,7 +9,7 @@ use super::expr;
 use super::schema::{Precondition, Sp, span_of};
 use crate::dialects::LoadError;
 use crate::engine::build::ChartBuilder;
-use crate::engine::ir::{CmpOp, Guard, ReaderDecl, ReaderKind, Span};
+use crate::engine::ir::{CmpOp, Guard, ListOp, ReaderDecl, ReaderKind, Span};
 
 /// Every precondition type this dialect compiles.
 pub const TYPES: &[&str] = &[
@@ -119,36 +119,24 @@ fn exists(b: &mut ChartBuilder, name: String, path: &str, what: &str) -> Guard {
     Guard::FileExists { reader }
 }
 
-/// How a source id can end in data/config.yaml's `- id: <id>` line, after ` id: `: at the
-/// line's end (LF or CRLF), before a space or tab (a comment), or quoted. The host's readers
-/// match plain text, so `id: react` alone would also find `id: react-native`.
-const ID_FORMS: &[(&str, &str, &str)] = &[
-    ("", "", "\n"),
-    ("/crlf", "", "\r\n"),
-    ("/space", "", " "),
-    ("/tab", "", "\t"),
-    ("/quoted", "\"", "\""),
-    ("/single-quoted", "'", "'"),
-];
-
-/// `source_exists`: a whole `id:` entry of the config, in any of [`ID_FORMS`].
+/// `source_exists`: some entry of the config's `sources` list has this `id`. The config is
+/// parsed as YAML (so a commented-out line, `react-native`, or an `id:` in another list do not
+/// count, and flow style `{id: react}` does).
 fn source_exists(b: &mut ChartBuilder, id: &str, config: &str) -> Guard {
-    let of = ID_FORMS
-        .iter()
-        .map(|(suffix, open, close)| {
-            let kind = ReaderKind::Contains {
-                path: config.to_string(),
-                text: format!(" id: {open}{id}{close}"),
-            };
-            is_true(reader(
-                b,
-                format!("source_exists:{id}{suffix}"),
-                kind,
-                "data/config.yaml lists the source id",
-            ))
-        })
-        .collect();
-    Guard::Any { of }
+    let kind = ReaderKind::JsonList {
+        path: config.to_string(),
+        pointer: "/sources".into(),
+        op: ListOp::Any {
+            field: "id".into(),
+            equals: Value::String(id.to_string()),
+        },
+    };
+    is_true(reader(
+        b,
+        format!("source_exists:{id}"),
+        kind,
+        "data/config.yaml lists the source id",
+    ))
 }
 
 fn is_true(name: String) -> Guard {
