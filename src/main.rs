@@ -31,7 +31,8 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("seed: {e}");
+            // One line, whatever the error quotes: control characters shown, not run.
+            eprintln!("seed: {}", seed::report::sanitize::escape(&e.to_string(), 4000));
             ExitCode::from(1)
         }
     }

@@ -75,7 +75,7 @@ pub fn render_text(list: &[Result<SequenceInfo, dialects::LoadError>]) -> String
             )),
             Err(e) => s.push_str(&format!(
                 "error: {}\n",
-                sanitize::clean(&e.to_string(), 2000)
+                sanitize::escape(&e.to_string(), 2000)
             )),
         }
     }

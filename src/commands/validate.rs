@@ -140,13 +140,13 @@ pub fn render_text(reports: &[FileReport]) -> String {
                 .span
                 .map(|sp| {
                     let file = l.file.as_deref().unwrap_or(&r.source);
-                    format!("{}:{}:{}", sanitize::clean(file, 1000), sp.line, sp.col)
+                    format!("{}:{}:{}", sanitize::escape(file, 1000), sp.line, sp.col)
                 })
-                .unwrap_or_else(|| sanitize::clean(&r.source, 1000));
+                .unwrap_or_else(|| sanitize::escape(&r.source, 1000));
             s.push_str(&format!(
                 "  {at}: {sev}[{}]: {}\n",
                 l.code,
-                sanitize::clean(&l.message, 4000)
+                sanitize::escape(&l.message, 4000)
             ));
         }
     }

@@ -98,6 +98,32 @@ pub fn terminal(text: &str) -> String {
     out
 }
 
+/// An error message for a terminal: one line, at most `max` characters, with every control
+/// and bidi character shown as an escape (`\u{1b}`, `\n`) rather than dropped, so the user
+/// sees what the file really holds and the terminal runs none of it.
+pub fn escape(text: &str, max: usize) -> String {
+    let plain = |c: char| !(c.is_control() || is_bidi_control(c));
+    if text.len() <= max && text.chars().all(plain) {
+        return text.to_string();
+    }
+    let mut shown: Vec<char> = Vec::with_capacity(text.len().min(max + 1));
+    for c in text.chars() {
+        match c {
+            '\n' => shown.extend(['\\', 'n']),
+            '\t' => shown.extend(['\\', 't']),
+            '\r' => shown.extend(['\\', 'r']),
+            c if plain(c) => shown.push(c),
+            c => shown.extend(format!("\\u{{{:x}}}", u32::from(c)).chars()),
+        }
+        if shown.len() > max {
+            shown.truncate(max.saturating_sub(1));
+            shown.push('…');
+            break;
+        }
+    }
+    shown.into_iter().collect()
+}
+
 /// CSI: parameters and intermediates up to the final byte (`@`–`~`).
 fn skip_csi(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
     for c in chars.by_ref() {
@@ -189,6 +215,21 @@ mod tests {
         assert_eq!(clean("x\u{9b}2Jy", 80), "xy");
         assert_eq!(clean("x\u{1b}Py\u{1b}\\z", 80), "xz");
         assert_eq!(clean("rm -rf \u{202e}txt.exe", 80), "rm -rf txt.exe");
+    }
+
+    #[test]
+    fn error_text_shows_control_characters_escaped() {
+        assert_eq!(escape("plain text", 100), "plain text");
+        assert_eq!(
+            escape("\u{1b}]0;pwned\u{7}hi\u{1b}[31mred\n\u{202e}x", 100),
+            "\\u{1b}]0;pwned\\u{7}hi\\u{1b}[31mred\\n\\u{202e}x"
+        );
+        assert_eq!(escape("abcdef", 6), "abcdef");
+        assert_eq!(escape("abcdefg", 6), "abcde…");
+        assert_eq!(escape("ab\u{1b}", 6), "ab\\u{…");
+        let long = escape(&"\u{1b}".repeat(10_000), 50);
+        assert_eq!(long.chars().count(), 50);
+        assert!(!long.chars().any(char::is_control));
     }
 
     #[test]
