@@ -32,7 +32,10 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             // One line, whatever the error quotes: control characters shown, not run.
-            eprintln!("seed: {}", seed::report::sanitize::escape(&e.to_string(), 4000));
+            eprintln!(
+                "seed: {}",
+                seed::report::sanitize::escape(&e.to_string(), 4000)
+            );
             ExitCode::from(1)
         }
     }

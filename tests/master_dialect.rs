@@ -474,3 +474,37 @@ fn a_manifests_lints_name_the_diagram_file_they_are_in() {
         "{text}"
     );
 }
+
+#[test]
+fn aliases_name_real_servers_only() {
+    let good =
+        r#"{"name": "a", "aliases": {"gh": "github-mcp"}, "tool_transitions": {"gh.search": {}}}"#;
+    let l = load_text("a.json", good, &none).expect("loads");
+    assert_eq!(l.chart.aliases["gh"], "github-mcp");
+    for (aliases, needle) in [
+        (r#"{"": "x"}"#, "alias ``: a server name must not be empty"),
+        (r#"{"x": ""}"#, "server ``: a server name must not be empty"),
+        (r#"{"g h": "x"}"#, "no spaces"),
+        (r#"{"gh": "git.hub"}"#, "no `.` or `__`"),
+        (r#"{"gh": "git__hub"}"#, "no `.` or `__`"),
+        (r#"{"g*": "x"}"#, "exact"),
+        (r#"{"gh": 5}"#, "must be MCP server names"),
+    ] {
+        let json = format!(
+            r#"{{"name": "a", "aliases": {aliases}, "tool_transitions": {{"gh.search": {{}}}}}}"#
+        );
+        let e = load_text("a.json", &json, &none).unwrap_err();
+        assert!(e.message.contains(needle), "{aliases}: {e}");
+        assert_eq!(e.line, 1, "{aliases}: {e}");
+    }
+    // A manifest's aliases are held to the same rule, at the line of the bad entry.
+    let diagram = "stateDiagram-v2\n  [*] --> a\n  a --> [*] : Read\n";
+    let e = load_text(
+        "m.toml",
+        "name = \"m\"\ndiagram = \"d.mmd\"\n[aliases]\n\"\" = \"x\"\n",
+        &|_| Some(diagram.to_string()),
+    )
+    .unwrap_err();
+    assert!(e.message.contains("must not be empty"), "{e}");
+    assert_eq!(e.line, 4, "{e}");
+}

@@ -46,6 +46,23 @@ pub fn split_mcp(raw: &str) -> Option<McpName<'_>> {
     })
 }
 
+/// Why `name` cannot be an MCP server name in an alias (`None` when it can): empty, spaces or
+/// control characters, a `.` or `__` (either would split a tool name in the wrong place), or
+/// glob characters (aliases are exact names).
+pub fn server_name_problem(name: &str) -> Option<&'static str> {
+    if name.is_empty() {
+        Some("a server name must not be empty")
+    } else if name.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        Some("a server name has no spaces or control characters")
+    } else if name.contains('.') || name.contains("__") {
+        Some("a server name has no `.` or `__` (they separate server and tool)")
+    } else if name.contains(['*', '?', '[', ']', '|', '(', ')']) {
+        Some("a server name is exact: no glob or pattern characters")
+    } else {
+        None
+    }
+}
+
 /// `mcp__server__tool` and `mcp__plugin_<p>_server__tool` → `server.tool`; anything else is
 /// kept exactly (case, hyphens, underscores).
 pub fn canonical_tool_name(raw: &str) -> String {

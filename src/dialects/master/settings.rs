@@ -7,6 +7,7 @@ use super::{Ctx, as_object};
 use crate::dialects::locate::LoadError;
 use crate::engine::build::ChartBuilder;
 use crate::engine::ir::{DeadlockFallback, Enforcement, FailMode, OffPathPolicy};
+use crate::engine::tool_name::server_name_problem;
 
 pub(super) fn settings(
     cx: &Ctx,
@@ -110,6 +111,14 @@ pub(super) fn settings(
             let actual = actual.as_str().ok_or_else(|| {
                 cx.err(&["aliases", alias], "alias values must be MCP server names")
             })?;
+            for (name, what) in [(alias.as_str(), "alias"), (actual, "server")] {
+                if let Some(problem) = server_name_problem(name) {
+                    return Err(cx.err(
+                        &["aliases", alias],
+                        format!("`aliases`: {what} `{name}`: {problem}"),
+                    ));
+                }
+            }
             b.chart_mut()
                 .aliases
                 .insert(alias.clone(), actual.to_string());

@@ -19,6 +19,7 @@ use crate::dialects::{LoadError, Loaded};
 use crate::engine::ir::{ListOp, ReaderDecl, ReaderKind, StateId, StateKind};
 use crate::engine::lint::Severity;
 use crate::engine::pattern::Pattern;
+use crate::engine::tool_name::server_name_problem;
 
 /// Variables a reader path may use (ARCHITECTURE §7: paths expand from a fixed set only).
 const PATH_VARS: &[&str] = &["HOME", "HEAVEN_DATA_DIR", "CLAUDE_PROJECT_DIR", "SEED_HOME"];
@@ -202,7 +203,22 @@ fn settings(cx: &Cx, m: &Manifest, a: &mut Assembly) -> Result<(), LoadError> {
         let p = Pattern::parse(t.get_ref()).map_err(|e| cx.at(t.span(), e.to_string()))?;
         chart.neutral.push(p);
     }
-    chart.aliases = m.aliases.clone();
+    for (alias, actual) in &m.aliases {
+        for (name, what) in [
+            (alias.as_str(), "alias"),
+            (actual.get_ref().as_str(), "server"),
+        ] {
+            if let Some(problem) = server_name_problem(name) {
+                return Err(cx.at(
+                    actual.span(),
+                    format!("`aliases`: {what} `{name}`: {problem}"),
+                ));
+            }
+        }
+        chart
+            .aliases
+            .insert(alias.clone(), actual.get_ref().clone());
+    }
     for (k, v) in &m.vars {
         let v = serde_json::to_value(v).unwrap_or(serde_json::Value::Null);
         chart.vars.insert(k.clone(), v);

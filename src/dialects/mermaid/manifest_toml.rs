@@ -21,7 +21,7 @@ pub(super) struct Manifest {
     #[serde(default)]
     pub(super) neutral_tools: Vec<Spanned<String>>,
     #[serde(default)]
-    pub(super) aliases: BTreeMap<String, String>,
+    pub(super) aliases: BTreeMap<String, Spanned<String>>,
     pub(super) deadlock: Option<DeadlockToml>,
     pub(super) stop: Option<StopToml>,
     #[serde(default)]
