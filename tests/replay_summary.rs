@@ -165,3 +165,31 @@ fn bad_sources_fail_with_one_line_or_are_summarized_without_loss() {
     let s = json(&replay(p, &["huge.jsonl", "--json"]));
     assert_eq!(s["events"], good * 200);
 }
+
+#[test]
+fn records_of_a_newer_format_are_left_out_and_said_so() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path();
+    let demo = seed::demo::SESSION_LOG;
+    let good = demo.lines().count();
+    // A newer seed's records: same shape, later version. Counting them would misread them.
+    let mut log = demo.to_string();
+    for line in demo.lines().take(3) {
+        let mut v: Value = serde_json::from_str(line).expect("demo record");
+        v["v"] = Value::from(2);
+        log.push_str(&v.to_string());
+        log.push('\n');
+    }
+    std::fs::write(p.join("mixed.jsonl"), &log).expect("write");
+    let s = json(&replay(p, &["mixed.jsonl", "--json"]));
+    assert_eq!(s["events"], good);
+    assert_eq!(s["newer_records"], 3);
+    assert_eq!(sum(&s["events_by_kind"]), good as u64);
+
+    let out = replay(p, &["mixed.jsonl", "--summary"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("skipped:    3 records written by a newer seed"),
+        "{text}"
+    );
+}

@@ -204,6 +204,7 @@ pub fn load_source(name: &str) -> Result<crate::replay::source::Loaded, String> 
             tool_calls: records.iter().filter(|r| r.hook == "PreToolUse").count(),
             records,
             skipped: 0,
+            newer: 0,
             subagent_files: Vec::new(),
         });
     }

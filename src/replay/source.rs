@@ -25,6 +25,8 @@ pub struct Loaded {
     pub tool_calls: usize,
     /// Lines that were not records (malformed, or a crash's incomplete last line).
     pub skipped: usize,
+    /// Records a newer seed wrote (a later format): left out, not misread.
+    pub newer: usize,
     pub subagent_files: Vec<PathBuf>,
 }
 
@@ -58,11 +60,15 @@ pub fn load_path(path: &Path) -> Result<Loaded, String> {
                 records: t.records,
                 tool_calls: t.tool_use_ids,
                 skipped: t.skipped_lines,
+                newer: 0,
                 subagent_files: t.subagent_files,
             })
         }
         SourceKind::SessionLog => {
-            let (records, skipped) = crate::commands::status::read_records(path)?;
+            let (mut records, skipped) = crate::commands::status::read_records(path)?;
+            let before = records.len();
+            records.retain(|r| !r.is_newer());
+            let newer = before - records.len();
             let tool_calls = count_calls(&records);
             let session = records
                 .iter()
@@ -76,6 +82,7 @@ pub fn load_path(path: &Path) -> Result<Loaded, String> {
                 records,
                 tool_calls,
                 skipped,
+                newer,
                 subagent_files: Vec::new(),
             })
         }

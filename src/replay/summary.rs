@@ -50,6 +50,8 @@ pub struct Summary {
     /// Calls the replayed sequence denies (or asks about).
     pub denied: Vec<CallNote>,
     pub skipped_lines: usize,
+    /// Records of a newer seed's format, left out of every count above.
+    pub newer_records: usize,
 }
 
 /// Replay the records through `seq` (every record when `what_if`, else those that name the
@@ -84,6 +86,7 @@ pub fn summarize(source: &super::source::Loaded, seq: Option<&Seq>, what_if: boo
         differing: Vec::new(),
         denied: Vec::new(),
         skipped_lines: source.skipped,
+        newer_records: source.newer,
     };
     let Some(seq) = seq else { return s };
     let (m, name) = (&*seq.machine, &seq.name);
@@ -185,6 +188,9 @@ pub fn render_text(s: &Summary) -> String {
             s.skipped_lines
         ));
     }
+    if s.newer_records > 0 {
+        out.push_str(&format!("skipped:    {}\n", newer_notice(s.newer_records)));
+    }
     let Some(f) = &s.r#final else {
         out.push_str("sequence:   none (pass --sequence NAME to replay through one)\n");
         return out;
@@ -233,4 +239,13 @@ pub fn render_text(s: &Summary) -> String {
         }
     }
     out
+}
+
+/// Records a newer seed wrote, which this one leaves out rather than misreads.
+pub fn newer_notice(n: usize) -> String {
+    format!(
+        "{n} record{} written by a newer seed (a later log format): left out; update seed to read {}",
+        if n == 1 { "" } else { "s" },
+        if n == 1 { "it" } else { "them" }
+    )
 }

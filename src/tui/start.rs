@@ -145,6 +145,9 @@ pub fn replay_loaded(
     if loaded.skipped > 0 {
         notices.push(format!("{} lines were not events", loaded.skipped));
     }
+    if loaded.newer > 0 {
+        notices.push(crate::replay::summary::newer_notice(loaded.newer));
+    }
     let target = Target {
         info: SessionInfo {
             id: loaded.session.clone(),
