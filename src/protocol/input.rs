@@ -8,49 +8,10 @@
 use serde_json::{Map, Value, json};
 
 use super::depth;
+pub use super::events::{EVENTS, is_known_event};
 use super::repair::{self, Repairs};
+pub use super::tool_result::{MAX_ENGINE_RESPONSE, result_for_engine};
 use crate::engine::{Event, Phase};
-
-/// The 33 hook events of Claude Code 2.1.330 (reference §3).
-pub const EVENTS: [&str; 33] = [
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PostToolBatch",
-    "PermissionRequest",
-    "PermissionDenied",
-    "UserPromptSubmit",
-    "UserPromptExpansion",
-    "SessionStart",
-    "SessionEnd",
-    "Stop",
-    "StopFailure",
-    "SubagentStart",
-    "SubagentStop",
-    "PreCompact",
-    "PostCompact",
-    "PreModelSwitch",
-    "PostModelSwitch",
-    "Notification",
-    "Setup",
-    "TeammateIdle",
-    "TaskCreated",
-    "TaskCompleted",
-    "Elicitation",
-    "ElicitationResult",
-    "ConfigChange",
-    "InstructionsLoaded",
-    "WorktreeCreate",
-    "WorktreeRemove",
-    "CwdChanged",
-    "FileChanged",
-    "DirectoryAdded",
-    "MessageDisplay",
-];
-
-pub fn is_known_event(name: &str) -> bool {
-    EVENTS.contains(&name)
-}
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum InputError {
@@ -214,42 +175,6 @@ const LIFECYCLE_KEYS: &[&str] = &[
     "teammate_name",
     "task_id",
 ];
-
-/// Largest tool result (as JSON) handed to the engine: results are kept whole or not at all
-/// (a cut YAML file would read as a different one), and the event goes into the log.
-pub const MAX_ENGINE_RESPONSE: usize = 16 * 1024;
-
-/// The tool's result as the engine sees it: redacted, and `null` when larger than
-/// [`MAX_ENGINE_RESPONSE`].
-pub fn result_for_engine(response: Option<&Value>) -> Value {
-    let Some(v) = response else {
-        return Value::Null;
-    };
-    // Measure before copying: a result can be megabytes.
-    let mut size = SizeCounter(0);
-    if serde_json::to_writer(&mut size, v).is_err() || size.0 > MAX_ENGINE_RESPONSE {
-        return Value::Null;
-    }
-    let mut v = v.clone();
-    crate::store::redact::redact_value(&mut v);
-    v
-}
-
-/// Counts bytes written, stopping early past the limit.
-struct SizeCounter(usize);
-
-impl std::io::Write for SizeCounter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0 += buf.len();
-        if self.0 > MAX_ENGINE_RESPONSE {
-            return Err(std::io::Error::other("too large"));
-        }
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 /// The engine's view of a payload, `None` for events seed only records. `tool_input` and
 /// `prompt` are passed in already bounded and redacted (the same values go into the record, so
