@@ -22,6 +22,7 @@ pub mod compile;
 pub mod consequence;
 pub mod declare;
 pub mod expr;
+pub mod expr_guard;
 pub mod lex;
 pub mod lints;
 pub mod nodes;
