@@ -102,15 +102,19 @@ pub fn refuse_arguments(message: &str, inv: Invocation<'_>) -> Outcome {
         fail: early_fail_mode(&inv),
         ..Known::default()
     };
-    if let Ok(bytes) = read_stdin(inv.stdin) {
-        known.learn(bytes);
-    }
-    let env_os = |k: &str| (inv.env)(k).map(OsString::from);
-    known.state = paths::state_dir_with(&env_os)
-        .and_then(|s| paths::prepare_state(&s))
-        .ok();
-    known.fail = configured_fail(&inv, known.cwd.as_deref(), known.fail);
-    failure(&known, &HookError::Arguments(message.to_string()), t0)
+    // Reading the payload and the configuration is work like any hook's: a panic in it is
+    // caught too (one line, the configured answer), never Rust's report and exit 101.
+    guarded(&mut known, t0, |known| {
+        if let Ok(bytes) = read_stdin(inv.stdin) {
+            known.learn(bytes);
+        }
+        let env_os = |k: &str| (inv.env)(k).map(OsString::from);
+        known.state = paths::state_dir_with(&env_os)
+            .and_then(|s| paths::prepare_state(&s))
+            .ok();
+        known.fail = configured_fail(&inv, known.cwd.as_deref(), known.fail);
+        Err(HookError::Arguments(message.to_string()))
+    })
 }
 
 /// Where to look for a `.seed.toml`: `$CLAUDE_PROJECT_DIR`, the payload's `cwd`, the process's.
@@ -386,4 +390,46 @@ fn step_and_record(
     }
     drop(log);
     Ok(answer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stdin whose read panics: a stand-in for any bug on the bad-argument path.
+    struct Panicky;
+
+    impl Read for Panicky {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            panic!("stdin exploded")
+        }
+    }
+
+    #[test]
+    fn a_panic_while_refusing_arguments_is_caught() {
+        let home = tempfile::tempdir().unwrap();
+        let home_str = home.path().display().to_string();
+        let env = move |k: &str| (k == "SEED_HOME").then(|| home_str.clone());
+        let mut stdin = Panicky;
+        let out = refuse_arguments(
+            "unknown option `--bogus`",
+            Invocation {
+                sequence: None,
+                enforcement: None,
+                fail: Some("closed".into()),
+                event: Some("PreToolUse".into()),
+                stdin: &mut stdin,
+                env: &env,
+                cwd: None,
+            },
+        );
+        assert_eq!(out.exit, 0);
+        let err = out.stderr.unwrap_or_default();
+        assert!(
+            err.starts_with("seed: internal error: stdin exploded at src/hook.rs:"),
+            "{err}"
+        );
+        let v: Value = serde_json::from_str(&out.stdout).expect("fail-closed answers");
+        assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
+    }
 }
