@@ -25,7 +25,7 @@ use crate::protocol::{Answer, HookInput, InputError, input, output};
 use crate::store::record::Record;
 use crate::store::{compat, log::LockedLog, paths, readers, redact, sessions, snapshot};
 
-use failure::{Known, SALVAGE_MAX, failure, guarded};
+use failure::{Known, SALVAGE_MAX, guarded};
 pub use machines::{Loaded, load_machines};
 pub use session::fold_session;
 use session::{load_snapshots, update_meta};
