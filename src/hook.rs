@@ -168,7 +168,8 @@ pub(crate) fn ms_since(t0: Instant) -> f64 {
     (t0.elapsed().as_secs_f64() * 1e6).round() / 1e3
 }
 
-/// The answer, and a warning about the configuration (unknown keys) for stderr.
+/// The answer, and warnings for stderr (unknown configuration keys, compatibility files left
+/// alone).
 fn handle(
     inv: &mut Invocation<'_>,
     known: &mut Known,
@@ -222,7 +223,7 @@ fn handle(
     {
         known.fail = FailMode::Closed;
     }
-    let answer = step_and_record(
+    let (answer, mut warnings) = step_and_record(
         &*inv,
         &cfg,
         &state,
@@ -231,7 +232,8 @@ fn handle(
         project_dir.as_deref(),
         t0,
     )?;
-    Ok((answer, cfg.warning))
+    warnings.splice(0..0, cfg.warning);
+    Ok((answer, (!warnings.is_empty()).then(|| warnings.join("; "))))
 }
 
 /// Tool input and prompt as the engine and the log see them: redacted and bounded, with
@@ -266,7 +268,7 @@ fn step_and_record(
     loaded: &[Loaded],
     project_dir: Option<&Path>,
     t0: Instant,
-) -> Result<Answer, HookError> {
+) -> Result<(Answer, Vec<String>), HookError> {
     let (tool_input, prompt, cuts) = prepared_input(h);
     let mut normalized = input::normalize(h, &tool_input, &prompt)?;
     // A tool's result is stepped (and logged in the event) only for a chart that keeps one;
@@ -316,6 +318,15 @@ fn step_and_record(
         answer = output::context(&h.event, &text);
     }
 
+    // seed 000's files, checked before the record is written so that one left alone (a link
+    // out of the state directory, not a regular file) is said in the record and on stderr.
+    let allowed_at = compat::target(state, &compat::allowed_tools_path(state));
+    let state_log_at = compat::target(state, &compat::state_log_path(state));
+    let mut warnings: Vec<String> = [&allowed_at, &state_log_at]
+        .into_iter()
+        .filter_map(|r| r.as_ref().err().cloned())
+        .collect();
+
     let ts = now_ts();
     let mut record = Record::new(ts.clone(), h.session_id.clone(), h.event.clone());
     record.agent = h.agent_id.clone();
@@ -323,12 +334,18 @@ fn step_and_record(
     record.sequences = names.iter().map(|s| s.to_string()).collect();
     record.verdict = verdict;
     record.extra = answer::extra(h, normalized.is_none());
-    if !cuts.is_empty() {
+    for (key, list) in [
+        ("truncated", cuts),
+        ("warnings", warnings.iter().map(|w| json!(w)).collect()),
+    ] {
+        if list.is_empty() {
+            continue;
+        }
         if record.extra.is_null() {
             record.extra = json!({});
         }
         if let Value::Object(m) = &mut record.extra {
-            m.insert("truncated".into(), Value::Array(cuts));
+            m.insert(key.into(), Value::Array(list));
         }
     }
     if let Some(n) = normalized {
@@ -349,7 +366,10 @@ fn step_and_record(
 
     // seed 000's allowed_tools.seed: what every sequence allows, rewritten when one moved.
     let moved = reports.iter().any(|r| r.changed);
-    if !loaded.is_empty() && (moved || !compat::allowed_tools_path(state).exists()) {
+    if let Ok(path) = &allowed_at
+        && !loaded.is_empty()
+        && (moved || !path.exists())
+    {
         let lists: Vec<Vec<String>> = loaded
             .iter()
             .zip(&snaps)
@@ -357,7 +377,9 @@ fn step_and_record(
             .collect();
         let mut allowed = lists[0].clone();
         allowed.retain(|t| lists.iter().all(|list| list.contains(t)));
-        let _ = compat::write_allowed_tools(state, &allowed);
+        if let Err(e) = compat::write_allowed_tools(path, &allowed) {
+            warnings.push(format!("allowed_tools.seed not written: {e}"));
+        }
     }
     for (i, (l, snap)) in loaded.iter().zip(snaps).enumerate() {
         let chart_path = paths::chart_path(state, &h.session_id, &l.name);
@@ -386,10 +408,14 @@ fn step_and_record(
             "error"
         };
         let tool = h.tool_name.as_deref().unwrap_or("");
-        let _ = compat::append_state_log(state, &[&ts, &h.session_id, tool, outcome]);
+        if let Ok(path) = &state_log_at
+            && let Err(e) = compat::append_state_log(path, &[&ts, &h.session_id, tool, outcome])
+        {
+            warnings.push(format!("state.log not written: {e}"));
+        }
     }
     drop(log);
-    Ok(answer)
+    Ok((answer, warnings))
 }
 
 #[cfg(test)]
