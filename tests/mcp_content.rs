@@ -107,12 +107,23 @@ fn content_tools_say_so_when_no_sequence_is_active() {
     // A `sequence` argument names one.
     let named = c.call("who_am_i", json!({"sequence": "waypoint_journey"}));
     assert!(text(&named).contains("\"waypoint_journey\""), "{named}");
-    let unknown = c.call("what_do_i_do", json!({"sequence": "no_such_sequence"}));
-    assert_eq!(unknown["result"]["isError"], false, "{unknown}");
-    assert!(
-        text(&unknown).starts_with("The active sequence `no_such_sequence` cannot be loaded"),
-        "{unknown}"
-    );
+    // An unknown one is an error result, one line naming the sequences it could be.
+    for tool in ["who_am_i", "what_do_i_do", "how_do_i"] {
+        let mut args = json!({"sequence": "no_such_sequence"});
+        if tool == "how_do_i" {
+            args["component"] = json!("x");
+        }
+        let unknown = c.call(tool, args);
+        assert_eq!(unknown["result"]["isError"], true, "{tool}: {unknown}");
+        let t = text(&unknown);
+        assert!(
+            t.starts_with("seed: unknown sequence `no_such_sequence`; known sequences: ")
+                && t.contains("waypoint_journey")
+                && t.contains("compound_intelligence")
+                && !t.trim_end().contains('\n'),
+            "{tool}: {t}"
+        );
+    }
 }
 
 #[test]
