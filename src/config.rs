@@ -42,7 +42,8 @@ impl ConfigError {
     }
 }
 
-fn read_file(path: &Path) -> Result<Option<Parsed>, ConfigError> {
+/// One configuration file, `None` when it does not exist.
+pub fn read_file(path: &Path) -> Result<Option<Parsed>, ConfigError> {
     match crate::store::paths::read_bounded(path, MAX_CONFIG_BYTES) {
         Ok(bytes) => {
             let text = String::from_utf8_lossy(&bytes);
