@@ -42,7 +42,8 @@ impl ConfigError {
     }
 }
 
-fn read_file(path: &Path) -> Result<Option<Parsed>, ConfigError> {
+/// One configuration file, `None` when it does not exist.
+pub fn read_file(path: &Path) -> Result<Option<Parsed>, ConfigError> {
     match crate::store::paths::read_bounded(path, MAX_CONFIG_BYTES) {
         Ok(bytes) => {
             let text = String::from_utf8_lossy(&bytes);
@@ -168,26 +169,40 @@ pub fn load(
         (None, Some(v)) => parse_enum("SEED_FAIL", &v).ok(),
         (None, None) => None,
     };
-    let read = |p: &Path| {
-        read_file(p).map_err(|mut e| {
-            e.fail = forced_fail.or(e.fail);
-            e
-        })
-    };
-    let mut files = Vec::new();
+    // Both files are read before either error counts, so a broken user file and a broken
+    // project file fail by one rule, the usual precedence: a flag or SEED_FAIL, else the
+    // project file's `fail`, else the user file's, read from a broken file when its line can be.
     let user_path = user_config_path(env);
-    let user = match &user_path {
-        Some(p) => read(p)?,
-        None => None,
-    };
+    let user = user_path
+        .as_deref()
+        .map(read_file)
+        .transpose()
+        .map(Option::flatten);
+    let project_path = start_dirs.iter().find_map(|d| find_project_file(d));
+    let project = project_path
+        .as_deref()
+        .map(read_file)
+        .transpose()
+        .map(Option::flatten);
+    if user.is_err() || project.is_err() {
+        let fail_of = |r: &Result<Option<Parsed>, ConfigError>| match r {
+            Ok(p) => p.as_ref().and_then(|p| p.config.fail),
+            Err(e) => e.fail,
+        };
+        let fail = forced_fail.or(fail_of(&project)).or(fail_of(&user));
+        let message = [user.err(), project.err()]
+            .into_iter()
+            .flatten()
+            .map(|e| e.message)
+            .collect::<Vec<_>>()
+            .join("; ");
+        return Err(ConfigError { message, fail });
+    }
+    let (user, project) = (user?, project?);
+    let mut files = Vec::new();
     if user.is_some() {
         files.extend(user_path);
     }
-    let project_path = start_dirs.iter().find_map(|d| find_project_file(d));
-    let project = match &project_path {
-        Some(p) => read(p)?,
-        None => None,
-    };
     if project.is_some() {
         files.extend(project_path.clone());
     }

@@ -272,6 +272,63 @@ fn a_broken_file_still_says_how_to_fail() {
     assert_eq!(e.fail, Some(FailMode::Open));
 }
 
+/// A broken user file and a broken project file fail by the same rule, the usual precedence
+/// for `fail`: a flag or SEED_FAIL, else the project file's, else the user file's — whichever
+/// of them is the broken one (its `fail` line read when it can be).
+#[test]
+fn a_broken_user_file_and_a_broken_project_file_follow_one_rule() {
+    let closed = Some(FailMode::Closed);
+    let open = Some(FailMode::Open);
+    let broken = "sequence = [\n";
+    let broken_closed = "fail = \"closed\"\nsequence = [\n";
+    // (user file, project file, fail mode of the error)
+    let cases = [
+        // The working file's `fail` counts next to a broken one, on either side.
+        ("fail = \"closed\"\n", broken, closed),
+        (broken, "fail = \"closed\"\n", closed),
+        // The project beats the user, whichever is broken.
+        (broken_closed, "fail = \"open\"\n", open),
+        (
+            "fail = \"closed\"\n",
+            "fail = \"open\"\nsequence = [\n",
+            open,
+        ),
+        ("fail = \"open\"\nsequence = [\n", broken_closed, closed),
+        // Nothing readable: no fail mode (the default, open).
+        (broken, broken, None),
+        (broken, "", None),
+    ];
+    for (user, project, want) in cases {
+        let t = tempfile::tempdir().unwrap();
+        let user_dir = t.path().join("user");
+        let proj = t.path().join("proj");
+        std::fs::create_dir_all(&user_dir).unwrap();
+        std::fs::create_dir_all(&proj).unwrap();
+        std::fs::write(user_dir.join("config.toml"), user).unwrap();
+        std::fs::write(proj.join(PROJECT_FILE), project).unwrap();
+        let env = env_of(vec![("SEED_CONFIG_DIR", user_dir.display().to_string())]);
+        let e = load(std::slice::from_ref(&proj), &env, &Flags::default()).unwrap_err();
+        assert_eq!(
+            e.fail, want,
+            "user {user:?}, project {project:?}: {}",
+            e.message
+        );
+        assert!(!e.message.contains('\n'), "{}", e.message);
+        // The message names every broken file.
+        for (text, file) in [(user, "config.toml"), (project, PROJECT_FILE)] {
+            let named = e.message.contains(file);
+            assert_eq!(named, text.contains("sequence = ["), "{}", e.message);
+        }
+        // A flag still beats both.
+        let flags = Flags {
+            fail: Some("open".into()),
+            ..Flags::default()
+        };
+        let e = load(std::slice::from_ref(&proj), &env, &flags).unwrap_err();
+        assert_eq!(e.fail, open);
+    }
+}
+
 /// Keys this seed does not know (a newer seed's settings) are ignored with one warning line
 /// naming them and where the first one is; everything else in the file still applies.
 #[test]

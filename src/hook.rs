@@ -25,7 +25,7 @@ use crate::protocol::{Answer, HookInput, InputError, input, output};
 use crate::store::record::Record;
 use crate::store::{compat, log::LockedLog, paths, readers, redact, sessions, snapshot};
 
-use failure::{Known, SALVAGE_MAX, failure, guarded};
+use failure::{Known, SALVAGE_MAX, guarded};
 pub use machines::{Loaded, load_machines};
 pub use session::fold_session;
 use session::{load_snapshots, update_meta};
@@ -102,15 +102,19 @@ pub fn refuse_arguments(message: &str, inv: Invocation<'_>) -> Outcome {
         fail: early_fail_mode(&inv),
         ..Known::default()
     };
-    if let Ok(bytes) = read_stdin(inv.stdin) {
-        known.learn(bytes);
-    }
-    let env_os = |k: &str| (inv.env)(k).map(OsString::from);
-    known.state = paths::state_dir_with(&env_os)
-        .and_then(|s| paths::prepare_state(&s))
-        .ok();
-    known.fail = configured_fail(&inv, known.cwd.as_deref(), known.fail);
-    failure(&known, &HookError::Arguments(message.to_string()), t0)
+    // Reading the payload and the configuration is work like any hook's: a panic in it is
+    // caught too (one line, the configured answer), never Rust's report and exit 101.
+    guarded(&mut known, t0, |known| {
+        if let Ok(bytes) = read_stdin(inv.stdin) {
+            known.learn(bytes);
+        }
+        let env_os = |k: &str| (inv.env)(k).map(OsString::from);
+        known.state = paths::state_dir_with(&env_os)
+            .and_then(|s| paths::prepare_state(&s))
+            .ok();
+        known.fail = configured_fail(&inv, known.cwd.as_deref(), known.fail);
+        Err(HookError::Arguments(message.to_string()))
+    })
 }
 
 /// Where to look for a `.seed.toml`: `$CLAUDE_PROJECT_DIR`, the payload's `cwd`, the process's.
@@ -164,7 +168,8 @@ pub(crate) fn ms_since(t0: Instant) -> f64 {
     (t0.elapsed().as_secs_f64() * 1e6).round() / 1e3
 }
 
-/// The answer, and a warning about the configuration (unknown keys) for stderr.
+/// The answer, and warnings for stderr (unknown configuration keys, compatibility files left
+/// alone).
 fn handle(
     inv: &mut Invocation<'_>,
     known: &mut Known,
@@ -218,7 +223,7 @@ fn handle(
     {
         known.fail = FailMode::Closed;
     }
-    let answer = step_and_record(
+    let (answer, mut warnings) = step_and_record(
         &*inv,
         &cfg,
         &state,
@@ -227,7 +232,8 @@ fn handle(
         project_dir.as_deref(),
         t0,
     )?;
-    Ok((answer, cfg.warning))
+    warnings.splice(0..0, cfg.warning);
+    Ok((answer, (!warnings.is_empty()).then(|| warnings.join("; "))))
 }
 
 /// Tool input and prompt as the engine and the log see them: redacted and bounded, with
@@ -262,7 +268,7 @@ fn step_and_record(
     loaded: &[Loaded],
     project_dir: Option<&Path>,
     t0: Instant,
-) -> Result<Answer, HookError> {
+) -> Result<(Answer, Vec<String>), HookError> {
     let (tool_input, prompt, cuts) = prepared_input(h);
     let mut normalized = input::normalize(h, &tool_input, &prompt)?;
     // A tool's result is stepped (and logged in the event) only for a chart that keeps one;
@@ -312,6 +318,15 @@ fn step_and_record(
         answer = output::context(&h.event, &text);
     }
 
+    // seed 000's files, checked before the record is written so that one left alone (a link
+    // out of the state directory, not a regular file) is said in the record and on stderr.
+    let allowed_at = compat::target(state, &compat::allowed_tools_path(state));
+    let state_log_at = compat::target(state, &compat::state_log_path(state));
+    let mut warnings: Vec<String> = [&allowed_at, &state_log_at]
+        .into_iter()
+        .filter_map(|r| r.as_ref().err().cloned())
+        .collect();
+
     let ts = now_ts();
     let mut record = Record::new(ts.clone(), h.session_id.clone(), h.event.clone());
     record.agent = h.agent_id.clone();
@@ -319,12 +334,18 @@ fn step_and_record(
     record.sequences = names.iter().map(|s| s.to_string()).collect();
     record.verdict = verdict;
     record.extra = answer::extra(h, normalized.is_none());
-    if !cuts.is_empty() {
+    for (key, list) in [
+        ("truncated", cuts),
+        ("warnings", warnings.iter().map(|w| json!(w)).collect()),
+    ] {
+        if list.is_empty() {
+            continue;
+        }
         if record.extra.is_null() {
             record.extra = json!({});
         }
         if let Value::Object(m) = &mut record.extra {
-            m.insert("truncated".into(), Value::Array(cuts));
+            m.insert(key.into(), Value::Array(list));
         }
     }
     if let Some(n) = normalized {
@@ -345,7 +366,10 @@ fn step_and_record(
 
     // seed 000's allowed_tools.seed: what every sequence allows, rewritten when one moved.
     let moved = reports.iter().any(|r| r.changed);
-    if !loaded.is_empty() && (moved || !compat::allowed_tools_path(state).exists()) {
+    if let Ok(path) = &allowed_at
+        && !loaded.is_empty()
+        && (moved || !path.exists())
+    {
         let lists: Vec<Vec<String>> = loaded
             .iter()
             .zip(&snaps)
@@ -353,7 +377,9 @@ fn step_and_record(
             .collect();
         let mut allowed = lists[0].clone();
         allowed.retain(|t| lists.iter().all(|list| list.contains(t)));
-        let _ = compat::write_allowed_tools(state, &allowed);
+        if let Err(e) = compat::write_allowed_tools(path, &allowed) {
+            warnings.push(format!("allowed_tools.seed not written: {e}"));
+        }
     }
     for (i, (l, snap)) in loaded.iter().zip(snaps).enumerate() {
         let chart_path = paths::chart_path(state, &h.session_id, &l.name);
@@ -382,8 +408,54 @@ fn step_and_record(
             "error"
         };
         let tool = h.tool_name.as_deref().unwrap_or("");
-        let _ = compat::append_state_log(state, &[&ts, &h.session_id, tool, outcome]);
+        if let Ok(path) = &state_log_at
+            && let Err(e) = compat::append_state_log(path, &[&ts, &h.session_id, tool, outcome])
+        {
+            warnings.push(format!("state.log not written: {e}"));
+        }
     }
     drop(log);
-    Ok(answer)
+    Ok((answer, warnings))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stdin whose read panics: a stand-in for any bug on the bad-argument path.
+    struct Panicky;
+
+    impl Read for Panicky {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            panic!("stdin exploded")
+        }
+    }
+
+    #[test]
+    fn a_panic_while_refusing_arguments_is_caught() {
+        let home = tempfile::tempdir().unwrap();
+        let home_str = home.path().display().to_string();
+        let env = move |k: &str| (k == "SEED_HOME").then(|| home_str.clone());
+        let mut stdin = Panicky;
+        let out = refuse_arguments(
+            "unknown option `--bogus`",
+            Invocation {
+                sequence: None,
+                enforcement: None,
+                fail: Some("closed".into()),
+                event: Some("PreToolUse".into()),
+                stdin: &mut stdin,
+                env: &env,
+                cwd: None,
+            },
+        );
+        assert_eq!(out.exit, 0);
+        let err = out.stderr.unwrap_or_default();
+        assert!(
+            err.starts_with("seed: internal error: stdin exploded at src/hook.rs:"),
+            "{err}"
+        );
+        let v: Value = serde_json::from_str(&out.stdout).expect("fail-closed answers");
+        assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
+    }
 }

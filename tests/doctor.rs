@@ -116,3 +116,59 @@ fn an_enabled_plugin_counts_as_installed() {
     );
     assert_eq!(report["checks"].as_array().unwrap().len(), 3);
 }
+
+/// Every file under `dir` with its content (directories as `/`), for before/after checks.
+fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            let rel = p.strip_prefix(dir).unwrap().to_path_buf();
+            if e.file_type().unwrap().is_dir() {
+                out.push((rel, b"/".to_vec()));
+                todo.push(p);
+            } else {
+                out.push((rel, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The hooks run against the state directory they will really use (not a temporary one), under
+/// a throwaway session whose files are removed afterwards: the directory ends as it was.
+#[test]
+fn doctor_uses_the_real_state_directory_and_leaves_it_as_it_was() {
+    let p = Project::new();
+    install(&p, &["--sequence", "starlog_initialization"]);
+    let state = p.dir.path().join("state");
+    std::fs::create_dir_all(state.join("sessions/real-session")).unwrap();
+    std::fs::write(state.join("sessions/real-session/log.jsonl"), "{}\n").unwrap();
+    std::fs::write(state.join("allowed_tools.seed"), "SomeoneElse\n").unwrap();
+    let before = tree(&state);
+    let (code, out, err) = p.seed_with_env(&["doctor", "--json"], &[], &[("SEED_HOME", &state)]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        tree(&state),
+        before,
+        "doctor left the state directory as it was"
+    );
+
+    // A fresh state directory is made for the runs and removed again.
+    let fresh = p.dir.path().join("fresh");
+    let (code, out, err) = p.seed_with_env(&["doctor", "--json"], &[], &[("SEED_HOME", &fresh)]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!fresh.exists(), "{:?}", tree(&fresh));
+
+    // A state directory the hook cannot use is a failure doctor reports.
+    let file = p.dir.path().join("not-a-dir");
+    std::fs::write(&file, "").unwrap();
+    let (code, out, _) = p.seed_with_env(&["doctor", "--json"], &[], &[("SEED_HOME", &file)]);
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(code, 1, "{report}");
+    let problem = report["checks"][0]["problems"][0].as_str().unwrap();
+    assert!(problem.contains("not a directory"), "{problem}");
+    assert_eq!(std::fs::read(&file).unwrap(), b"");
+}

@@ -154,3 +154,97 @@ fn a_sequence_file_must_be_a_regular_file_of_bounded_size() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("limited to"), "{out}");
 }
+
+/// seed 000's files in the state directory that seed must not write (a link out of the state
+/// directory, someone else's link, something that is not a regular file) are left exactly as
+/// they are, and said: one warning line on stderr and in the record. A link of yours to a file
+/// inside the state directory is written through.
+#[test]
+fn compatibility_files_seed_must_not_write_are_left_alone_and_said() {
+    let seq = ["--sequence", "starlog_initialization"];
+    let post = |session: &str| {
+        payload(
+            "PostToolUse",
+            session,
+            json!({ "tool_name": "Read", "tool_input": {}, "tool_response": {} }),
+        )
+    };
+    let outside = |s: &Sandbox| {
+        let f = s.dir.path().join("theirs");
+        std::fs::write(&f, "theirs\n").unwrap();
+        f
+    };
+    type Setup = fn(&Sandbox, &Path, &Path) -> bool;
+    let cases: [(&str, Setup, &str); 4] = [
+        (
+            "allowed_tools.seed",
+            |_, out, at| {
+                std::os::unix::fs::symlink(out, at).unwrap();
+                true
+            },
+            "outside the state directory",
+        ),
+        (
+            "state.log",
+            |_, out, at| {
+                std::os::unix::fs::symlink(out, at).unwrap();
+                true
+            },
+            "outside the state directory",
+        ),
+        (
+            "state.log",
+            |_, out, at| foreign_symlink(out, at),
+            "owned by another user",
+        ),
+        (
+            "state.log",
+            |_, _, at| {
+                std::fs::create_dir(at).unwrap();
+                true
+            },
+            "not a regular file",
+        ),
+    ];
+    for (name, setup, says) in cases {
+        let s = Sandbox::new();
+        std::fs::create_dir_all(s.home()).unwrap();
+        let out = outside(&s);
+        let at = s.home().join(name);
+        if !setup(&s, &out, &at) {
+            continue;
+        }
+        let r = s.hook(&seq, post("s1"));
+        assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{name}");
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "{name}: {}", r.stderr);
+        assert!(
+            lines[0].starts_with("seed: warning: ")
+                && lines[0].contains(name)
+                && lines[0].contains(says),
+            "{name}: {}",
+            r.stderr
+        );
+        // Nothing lost: the record is there and says it, the link and its target are untouched.
+        let rec = s.log_lines("s1").pop().expect("the record");
+        assert!(rec["error"].is_null(), "{rec}");
+        let warned = rec["extra"]["warnings"].to_string();
+        assert!(warned.contains(name) && warned.contains(says), "{rec}");
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "theirs\n", "{name}");
+        let m = std::fs::symlink_metadata(&at).unwrap();
+        assert!(m.file_type().is_symlink() || m.is_dir(), "{name}");
+    }
+
+    // A link of yours inside the state directory: written through, no warning.
+    let s = Sandbox::new();
+    std::fs::create_dir_all(s.home()).unwrap();
+    std::fs::write(s.home().join("real.log"), "").unwrap();
+    std::os::unix::fs::symlink("real.log", s.home().join("state.log")).unwrap();
+    let r = s.hook(&seq, post("s1"));
+    assert_eq!(r.stderr, "");
+    assert!(
+        std::fs::read_to_string(s.home().join("real.log"))
+            .unwrap()
+            .contains("\ts1\tRead\tok")
+    );
+}

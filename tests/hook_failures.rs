@@ -107,6 +107,32 @@ fn help_still_prints_help() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("Usage: seed hook"));
 }
 
+/// `--help` beside a bad argument is not help (clap would exit 2, which blocks the agent): it
+/// is the bad-argument path, one line on stderr, nothing on stdout, exit 0.
+#[test]
+fn help_next_to_a_bad_argument_is_a_bad_argument() {
+    let s = Sandbox::new();
+    for (name, args) in [
+        (
+            "hook_sequence_without_value_help",
+            &["--sequence", "--help"][..],
+        ),
+        ("hook_bogus_help", &["--bogus", "--help"][..]),
+    ] {
+        let r = s.hook(args, pre("s-help"));
+        assert_open(&r, name);
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+        insta::assert_snapshot!(
+            name,
+            format!(
+                "exit: {}\nstdout: {:?}\nstderr: {}",
+                r.code, r.stdout, r.stderr
+            )
+        );
+    }
+    assert_eq!(s.log_lines("s-help").len(), 2, "both recorded");
+}
+
 /// The event is only in the payload, and the payload lacks `session_id`: fail-closed still
 /// denies the tool call, and the failure record names the event.
 #[test]

@@ -184,6 +184,55 @@ fn a_loose_state_dir_of_ours_is_made_private() {
     assert_eq!(m.mode() & 0o777, 0o600);
 }
 
+/// Directories and logs of ours that an older seed (or a hand) left open to others are
+/// tightened when seed finds them: directories 0700, logs 0600. A file someone else owns is not
+/// seed's to change, and a file a link of ours leads to keeps its mode.
+#[test]
+fn loose_directories_and_logs_of_ours_are_tightened() {
+    let s = Sandbox::new();
+    assert_eq!(s.hook(SEQ, pre("s1")).code, 0);
+    let post = payload(
+        "PostToolUse",
+        "s1",
+        json!({ "tool_name": "Read", "tool_input": {}, "tool_response": {} }),
+    );
+    assert_eq!(s.hook(SEQ, post.clone()).code, 0);
+    let dirs = [
+        "sessions",
+        "sessions/s1",
+        "sessions/s1/snapshots",
+        "cache",
+        "cache/charts",
+    ];
+    let files = ["sessions/s1/log.jsonl", "state.log"];
+    for d in dirs {
+        std::fs::set_permissions(s.home().join(d), std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    for f in files {
+        std::fs::set_permissions(s.home().join(f), std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
+    // Someone else's errors log stays as it is.
+    let errors = s.home().join("errors.jsonl");
+    std::fs::write(&errors, "").unwrap();
+    std::fs::set_permissions(&errors, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let foreign = std::os::unix::fs::chown(&errors, Some(65534), Some(65534)).is_ok();
+    let r = s.hook(SEQ, post);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    let mode = |p: &str| std::fs::metadata(s.home().join(p)).unwrap().mode() & 0o777;
+    for d in dirs {
+        assert_eq!(mode(d), 0o700, "{d}");
+    }
+    for f in files {
+        assert_eq!(mode(f), 0o600, "{f}");
+    }
+    // A failure without a session writes to errors.jsonl: not ours, not changed.
+    if foreign {
+        let r = s.hook(SEQ, "not json");
+        assert_eq!(r.code, 0);
+        assert_eq!(mode("errors.jsonl"), 0o644);
+    }
+}
+
 /// Session ids that sanitize alike (`:` and `/` both become `_`, long ids share a prefix) get
 /// directories of their own, and `status --session` finds each by its raw id.
 #[test]

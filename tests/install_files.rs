@@ -154,3 +154,32 @@ fn no_note_when_path_has_this_seed() {
     let (code, _, err) = p.seed_with_path(&["install", "--local"], &[&bin_dir]);
     assert_eq!((code, err.as_str()), (0, ""));
 }
+
+/// The backup of a settings file keeps the original's permission bits: a private file does
+/// not leave a world-readable copy beside it (an older, looser backup is tightened too).
+#[cfg(unix)]
+#[test]
+fn the_backup_keeps_the_original_files_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let p = Project::new();
+    let settings = p.root().join(".claude/settings.local.json");
+    let backup = p.root().join(".claude/settings.local.json.seed-backup");
+    let mode = |f: &Path| std::fs::metadata(f).unwrap().permissions().mode() & 0o777;
+    for (want, stale_backup) in [(0o600, None), (0o640, Some(0o644))] {
+        let _ = std::fs::remove_file(&backup);
+        if let Some(m) = stale_backup {
+            std::fs::write(&backup, "old").unwrap();
+            std::fs::set_permissions(&backup, std::fs::Permissions::from_mode(m)).unwrap();
+        }
+        std::fs::write(&settings, "{\"model\": \"opus\"}\n").unwrap();
+        std::fs::set_permissions(&settings, std::fs::Permissions::from_mode(want)).unwrap();
+        let (code, out, err) = p.seed_with_path(&["install", "--local"], &[]);
+        assert_eq!(code, 0, "{out}{err}");
+        assert_eq!(
+            std::fs::read_to_string(&backup).unwrap(),
+            "{\"model\": \"opus\"}\n"
+        );
+        assert_eq!(mode(&backup), want, "backup of a {want:o} file");
+        assert_eq!(mode(&settings), want, "the file keeps its mode");
+    }
+}

@@ -107,12 +107,23 @@ fn content_tools_say_so_when_no_sequence_is_active() {
     // A `sequence` argument names one.
     let named = c.call("who_am_i", json!({"sequence": "waypoint_journey"}));
     assert!(text(&named).contains("\"waypoint_journey\""), "{named}");
-    let unknown = c.call("what_do_i_do", json!({"sequence": "no_such_sequence"}));
-    assert_eq!(unknown["result"]["isError"], false, "{unknown}");
-    assert!(
-        text(&unknown).starts_with("The active sequence `no_such_sequence` cannot be loaded"),
-        "{unknown}"
-    );
+    // An unknown one is an error result, one line naming the sequences it could be.
+    for tool in ["who_am_i", "what_do_i_do", "how_do_i"] {
+        let mut args = json!({"sequence": "no_such_sequence"});
+        if tool == "how_do_i" {
+            args["component"] = json!("x");
+        }
+        let unknown = c.call(tool, args);
+        assert_eq!(unknown["result"]["isError"], true, "{tool}: {unknown}");
+        let t = text(&unknown);
+        assert!(
+            t.starts_with("seed: unknown sequence `no_such_sequence`; known sequences: ")
+                && t.contains("waypoint_journey")
+                && t.contains("compound_intelligence")
+                && !t.trim_end().contains('\n'),
+            "{tool}: {t}"
+        );
+    }
 }
 
 #[test]
@@ -446,4 +457,68 @@ fn add_to_seed_refuses_paths_and_survives_empty_huge_and_hostile_text() {
         text(&c.call("sequences", json!({}))).contains("compound_intelligence"),
         "still serving"
     );
+}
+
+/// Every sequence name the configuration mentions is refused, even when no file of that name
+/// exists yet: saving it would switch it on (or under an override) without a configuration
+/// edit. The project's and the user's files both count.
+#[test]
+fn add_to_seed_refuses_names_the_configuration_mentions() {
+    let home = tempfile::tempdir().unwrap();
+    let proj = home.path().join("proj");
+    let user = home.path().join("ucfg");
+    std::fs::create_dir_all(&proj).unwrap();
+    std::fs::create_dir_all(&user).unwrap();
+    std::fs::write(
+        proj.join(".seed.toml"),
+        "sequences = [\"house_rules\", \"later_flow\", \"flows/next_flow.yaml\"]\n[overrides.tuned]\nenforcement = \"observe\"\n",
+    )
+    .unwrap();
+    std::fs::write(user.join("config.toml"), "sequence = \"user_flow\"\n").unwrap();
+    let (p, u) = (proj.display().to_string(), user.display().to_string());
+    let mut c = Client::start_with(
+        home.path(),
+        None,
+        &[
+            ("SEED_SEQUENCE", None),
+            ("CLAUDE_PROJECT_DIR", Some(&p)),
+            ("SEED_CONFIG_DIR", Some(&u)),
+        ],
+    );
+    let flow = |name: &str| {
+        format!(r#"{{"name": "{name}", "tool_transitions": {{"a": {{"next_allowed": ["b"]}}}}}}"#)
+    };
+    for (name, why) in [
+        (
+            "house_rules",
+            "is this project's active sequence".to_string(),
+        ),
+        (
+            "later_flow",
+            format!("is named in {}", proj.join(".seed.toml").display()),
+        ),
+        ("next_flow", "is named in".into()),
+        ("tuned", "([overrides.tuned])".into()),
+        (
+            "user_flow",
+            format!("is named in {}", user.join("config.toml").display()),
+        ),
+    ] {
+        let answer = c.call(
+            "add_to_seed",
+            json!({"file_name": format!("{name}.json"), "text": flow(name), "write": true}),
+        );
+        assert_eq!(answer["result"]["isError"], true, "{name}: {answer}");
+        let refused = structured(&answer)["refused"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        assert!(refused.contains(&why), "{name}: {refused}");
+    }
+    assert!(!home.path().join("sequences").exists(), "nothing written");
+    let other = c.call(
+        "add_to_seed",
+        json!({"file_name": "other_flow.json", "text": flow("other_flow"), "write": true}),
+    );
+    assert_eq!(other["result"]["isError"], false, "{other}");
 }

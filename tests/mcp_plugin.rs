@@ -103,3 +103,65 @@ fn denials_and_suggestions_name_seeds_tools_as_the_agent_calls_them() {
         "{what}"
     );
 }
+
+/// Every allowed call names seed's tools as the agent reaches them, through the plugin: the
+/// `seed status` allowed line, its JSON and `what_do_i_do`'s list; a session that called the
+/// plain server keeps the plain names.
+#[test]
+fn allowed_tools_are_spelled_as_the_plugin_serves_them() {
+    let home = tempfile::tempdir().unwrap();
+    // The plugin session last: the MCP server follows the newest session of the project.
+    hook_call_in(home.path(), PLAIN, "mcp__seed__who_am_i", "toolu_1");
+    hook_call_in(
+        home.path(),
+        PLUGIN,
+        "mcp__plugin_seed_seed__who_am_i",
+        "toolu_1",
+    );
+
+    let line = |session: &str| {
+        stdout_of(seed(home.path()).args(["status", "--session", session]))
+            .lines()
+            .find(|l| l.starts_with("allowed: "))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let plugin_line = line(PLUGIN);
+    assert!(
+        plugin_line.contains("mcp__plugin_seed_seed__status")
+            && plugin_line.contains("mcp__plugin_seed_seed__recovery")
+            && !plugin_line.contains("mcp__seed__"),
+        "{plugin_line}"
+    );
+    let plain_line = line(PLAIN);
+    assert!(
+        plain_line.contains("mcp__seed__status") && !plain_line.contains("mcp__plugin_"),
+        "{plain_line}"
+    );
+    let allowed = status_json(home.path(), PLUGIN)["allowed"].clone();
+    let names: Vec<&str> = allowed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(
+        names.iter().all(|n| !n.starts_with("mcp__seed__")),
+        "{names:?}"
+    );
+    let mut unique = names.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), names.len(), "no name twice: {names:?}");
+
+    let mut c = Client::start(home.path(), Some(PLUGIN));
+    let what = text(&c.call("what_do_i_do", json!({})));
+    let also = what
+        .lines()
+        .find(|l| l.starts_with("Also allowed now: "))
+        .unwrap_or_default();
+    assert!(
+        also.contains("mcp__plugin_seed_seed__status") && !also.contains("mcp__seed__"),
+        "{what}"
+    );
+}

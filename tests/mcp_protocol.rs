@@ -234,3 +234,67 @@ fn closing_stdin_is_a_normal_end_even_before_initialize() {
         assert_eq!(err.lines().count(), 1, "{err}");
     }
 }
+
+/// `"params": 5` is a well-formed request whose params are not structured: invalid params
+/// (-32602), answered by its id, and the server keeps answering.
+#[test]
+fn params_that_are_not_an_object_are_invalid_params() {
+    let home = tempfile::tempdir().unwrap();
+    let mut c = Client::start(home.path(), None);
+    for (id, method, params, got) in [
+        (51, "tools/list", "5", "a number"),
+        (52, "tools/call", "\"status\"", "a string"),
+        (53, "ping", "true", "a boolean"),
+    ] {
+        c.send_line(&format!(
+            r#"{{"jsonrpc": "2.0", "id": {id}, "method": "{method}", "params": {params}}}"#
+        ));
+        let reply = c.read_message();
+        assert_eq!(
+            (reply["id"].clone(), reply["error"]["code"].clone()),
+            (json!(id), json!(-32602)),
+            "{reply}"
+        );
+        assert_eq!(
+            error_message(&reply),
+            format!("invalid params: {method}: `params` must be an object, got {got}")
+        );
+    }
+    assert!(text(&c.call("sequences", json!({}))).contains("compound_intelligence"));
+}
+
+/// The last request on stdin is answered even without a trailing newline (a client that
+/// writes one request and closes its end).
+#[test]
+fn the_last_request_without_a_newline_is_answered() {
+    let home = tempfile::tempdir().unwrap();
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    for (last, want) in [
+        (
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": "sequences", "arguments": {}}})
+            .to_string(),
+            "result",
+        ),
+        (
+            "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\":".to_string(),
+            "error",
+        ),
+    ] {
+        let input = format!("{init}\n{initialized}\n{last}");
+        let out = mcp_common::seed(home.path())
+            .arg("mcp")
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let replies: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(replies.len(), 2, "{replies:?}");
+        assert!(replies[1].get(want).is_some(), "{}", replies[1]);
+    }
+}

@@ -1,9 +1,12 @@
 //! `seed doctor`: checks the installation end to end. It finds seed's entries in the Claude
 //! Code settings files (or an enabled seed plugin), runs canned payloads through the installed
-//! commands in the project (with a throwaway state directory), validates each reply's shape,
+//! commands in the project against the real state directory (the one the hook will use, under
+//! a throwaway session `seed-doctor-<pid>` whose files are removed afterwards, even on
+//! failure), validates each reply's shape,
 //! reads what seed said on stderr, and reports the latency; with seed's server in `.mcp.json`
 //! it starts it and times `initialize`. Any problem, or no installation at all, exits 1.
 
+mod footprint;
 mod mcp;
 mod probe;
 
@@ -35,13 +38,12 @@ fn probe(
     event: &str,
     command: &str,
     session: &str,
-    home: &Path,
     project: &Path,
 ) -> bool {
     let Some(payload) = probe::canned(event, session, project) else {
         return true;
     };
-    let r = probe::run_command(command, &payload, home, project);
+    let r = probe::run_command(command, &payload, project);
     let mut problems = check_reply(event, r.exit, &r.stdout);
     problems.extend(check_stderr(&r.stderr));
     let ok = problems.is_empty();
@@ -53,9 +55,11 @@ fn probe(
 
 pub fn run(args: cli::JsonArg) -> CmdResult {
     let session = format!("seed-doctor-{}", std::process::id());
-    let home = TempDir(std::env::temp_dir().join(&session));
-    crate::store::paths::prepare_state(home.path())
-        .map_err(|e| format!("cannot make a temp dir: {e}"))?;
+    // The hooks run against the real state directory, so a broken one shows; what the
+    // throwaway session leaves there is undone when `_cleanup` drops (also on an early return).
+    let _cleanup = crate::store::paths::state_dir()
+        .ok()
+        .map(|state| footprint::Footprint::take(state, &session));
     let project = install::project_root();
     let mut files = Vec::new();
     let mut checks = Vec::new();
@@ -92,15 +96,7 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
             json!({ "scope": name, "path": path, "entries": entries.len(), "missing": missing }),
         );
         for (event, command) in &entries {
-            ok &= probe(
-                &mut checks,
-                name,
-                event,
-                command,
-                &session,
-                home.path(),
-                &project,
-            );
+            ok &= probe(&mut checks, name, event, command, &session, &project);
         }
     }
     let in_settings = files.iter().any(|f| f["entries"].as_u64().unwrap_or(0) > 0);
@@ -108,15 +104,7 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
         // The plugin's hooks/hooks.json runs `seed hook EVENT` from PATH.
         for event in ["SessionStart", "UserPromptSubmit", "PreToolUse"] {
             let command = format!("seed hook {event}");
-            ok &= probe(
-                &mut checks,
-                "plugin",
-                event,
-                &command,
-                &session,
-                home.path(),
-                &project,
-            );
+            ok &= probe(&mut checks, "plugin", event, &command, &session, &project);
         }
     }
     let installed = in_settings || plugin;
@@ -134,7 +122,6 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
             "PreToolUse",
             &command,
             &session,
-            home.path(),
             &project,
         );
     }
@@ -154,21 +141,6 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
     } else {
         ExitCode::from(1)
     })
-}
-
-/// A throwaway state directory for the canned runs, removed afterwards.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 fn print_text(r: &Value) -> std::io::Result<()> {

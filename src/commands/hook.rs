@@ -13,7 +13,8 @@ use crate::hook::{self, Invocation, Outcome};
 pub enum HookCall {
     /// Not `seed hook`: clap handles it.
     NotHook,
-    /// `seed hook --help`: clap prints the help.
+    /// `seed hook --help` with nothing wrong beside it: clap prints the help. Next to a bad
+    /// argument, help is not shown: clap would exit 2 (a block), so it is a `Bad` call.
     Help,
     Run(cli::HookArgs),
     /// Arguments hook mode cannot use: the message, and what could be read anyway (the event,
@@ -38,6 +39,7 @@ pub fn parse(args: impl Iterator<Item = std::ffi::OsString>) -> HookCall {
         event: None,
     };
     let mut problem: Option<String> = None;
+    let mut help = false;
     let mut note = |p: String| {
         problem.get_or_insert(p);
     };
@@ -47,7 +49,8 @@ pub fn parse(args: impl Iterator<Item = std::ffi::OsString>) -> HookCall {
             continue;
         };
         if a == "--help" || a == "-h" {
-            return HookCall::Help;
+            help = true;
+            continue;
         }
         let (flag, inline) = match a.split_once('=') {
             Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
@@ -88,6 +91,7 @@ pub fn parse(args: impl Iterator<Item = std::ffi::OsString>) -> HookCall {
     }
     match problem {
         Some(p) => HookCall::Bad(p, out),
+        None if help => HookCall::Help,
         None => HookCall::Run(out),
     }
 }
@@ -192,6 +196,22 @@ mod tests {
             call(&["hook", "PreToolUse", "-h"]),
             HookCall::Help
         ));
+        assert!(matches!(
+            call(&["hook", "--fail", "open", "--help", "PreToolUse"]),
+            HookCall::Help
+        ));
+    }
+
+    /// Help beside a bad argument would be clap's usage error (exit 2, a block): refused.
+    #[test]
+    fn help_next_to_a_bad_argument_is_a_bad_argument() {
+        assert!(
+            bad(&["hook", "--sequence", "--help"])
+                .0
+                .contains("needs a value")
+        );
+        assert!(bad(&["hook", "--bogus", "--help"]).0.contains("`--bogus`"));
+        assert!(bad(&["hook", "-h", "A", "B"]).0.contains("`B`"));
     }
 
     /// Bad arguments are hook mode's own error, with what could be read kept.

@@ -16,7 +16,7 @@ use serde_json::Value;
 use super::CmdResult;
 use crate::cli;
 
-pub use files::{real_target, replace_file};
+pub use files::{real_target, replace_file, replace_file_like};
 pub use hooks::{
     HOOK_EVENTS, MARKER, TIMEOUT_SECS, find_entries, hook_command, is_seed_handler, merge,
     parse_settings, remove, render, shell_quote,
@@ -236,7 +236,7 @@ fn commit(c: &Change, uninstall: bool) -> Result<(), super::CmdError> {
     }
     if let Some(o) = &c.old {
         let backup = PathBuf::from(format!("{shown}.seed-backup"));
-        replace_file(&backup, o)
+        replace_file_like(&backup, o, Some(&c.path))
             .map_err(|e| format!("{}: cannot write backup: {e}", backup.display()))?;
     }
     replace_file(&c.path, &c.new_text).map_err(|e| format!("{shown}: cannot write: {e}"))?;

@@ -90,6 +90,20 @@ impl Machine {
             }
         }
         allowed.retain(|a| !refused.contains(a) && !self.refused_now(snap, a));
+        // As the agent calls them: a server the session reached through a plugin is named
+        // `mcp__plugin_<p>_<server>__…`, like the next step (each `|` alternative alike).
+        let mut spelled: Vec<String> = Vec::with_capacity(allowed.len());
+        for a in allowed {
+            let a = a
+                .split('|')
+                .map(|alt| super::tool_name::spell_as_seen(alt, &snap.plugins))
+                .collect::<Vec<_>>()
+                .join("|");
+            if !spelled.contains(&a) {
+                spelled.push(a);
+            }
+        }
+        let allowed = spelled;
         Status {
             sequence: chart.name.clone(),
             description: chart.description.clone(),

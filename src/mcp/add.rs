@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::tools::{McpContext, ToolError, ToolOutput, str_arg};
 use crate::commands::validate;
+use crate::config;
 use crate::dialects;
 use crate::store::sessions;
 
@@ -141,6 +142,20 @@ fn taken(ctx: &McpContext, state: &Path, dir: &Path, name: &str) -> Option<Strin
         .sequence
         .clone()
         .or_else(|| super::guide::configured(ctx).ok().flatten());
+    match mentioned(ctx) {
+        // The active one has its own message below.
+        Ok(m) => {
+            if let Some((_, place)) = m
+                .iter()
+                .find(|(n, _)| n == name && configured.as_deref() != Some(name))
+            {
+                return Some(format!(
+                    "`{name}` is named in {place}; a saved file would become that sequence (choose another name)"
+                ));
+            }
+        }
+        Err(why) => return Some(why),
+    }
     let running = sessions::list(state)
         .ok()
         .into_iter()
@@ -158,6 +173,49 @@ fn taken(ctx: &McpContext, state: &Path, dir: &Path, name: &str) -> Option<Strin
         ));
     }
     None
+}
+
+/// Every sequence name the configuration mentions, with where: each file's `sequence` /
+/// `sequences` entries (a path by its file stem) and `[overrides.NAME]` sections, `--sequence`
+/// and `SEED_SEQUENCE`. A name not saved yet counts too: saving it would switch the sequence
+/// on (or change how it is enforced) without anyone editing the configuration.
+fn mentioned(ctx: &McpContext) -> Result<Vec<(String, String)>, String> {
+    let env = |k: &str| std::env::var(k).ok();
+    let cfg = config::load(&ctx.project_dirs, &env, &config::Flags::default()).map_err(|e| {
+        format!("the configuration cannot be read, so the sequences it names are unknown: {e}")
+    })?;
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut add = |entry: &str, place: &str| {
+        let entry = entry.trim();
+        let stem = Path::new(entry)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or(entry);
+        for n in [entry, stem] {
+            out.push((n.to_string(), place.to_string()));
+        }
+    };
+    for f in &cfg.files {
+        let place = f.display().to_string();
+        let Ok(Some(parsed)) = config::read_file(f) else {
+            continue;
+        };
+        let c = parsed.config;
+        let listed = c.sequence_list().into_iter().flatten();
+        for entry in listed.chain(c.sequences.clone().into_iter().flatten()) {
+            add(&entry, &place);
+        }
+        for name in c.overrides.keys() {
+            add(name, &format!("{place} ([overrides.{name}])"));
+        }
+    }
+    for entry in &cfg.sequences {
+        add(entry, "the active sequence list");
+    }
+    for entry in ctx.sequence.iter().flat_map(|s| s.split(',')) {
+        add(entry, "--sequence");
+    }
+    Ok(out)
 }
 
 /// Write a new file (0600), failing when anything, even a dangling symlink, is at `path`.

@@ -53,16 +53,53 @@ struct Who {
 /// The arguments, and the session they name: a session asked for (by argument, `--session` or
 /// as the calling session) that the state directory does not hold is an error, as in `status`.
 fn who(ctx: &McpContext, args: &Map<String, Value>) -> Result<Who, ToolError> {
+    let asked = str_arg(args, "sequence")?;
     let who = Who {
         pick: tools::pick(ctx, args)?,
-        sequence: str_arg(args, "sequence")?.or_else(|| ctx.sequence.clone()),
+        sequence: asked.clone().or_else(|| ctx.sequence.clone()),
     };
     if let Some(dir) = ctx.state_dir.as_deref().filter(|d| d.is_dir())
         && !matches!(who.pick, Pick::Latest)
     {
         session_choice::choose(dir, &who.pick).map_err(|e| ToolError::Failed(e.to_string()))?;
     }
+    if let Some(name) = asked {
+        check_sequence(ctx, &who.pick, &name)?;
+    }
     Ok(who)
+}
+
+/// A `sequence` argument must name a sequence: one seed can load, or one the session
+/// recorded. Otherwise the model reads an error naming the sequences it could ask for (not
+/// a page about no sequence, which reads like an answer).
+fn check_sequence(ctx: &McpContext, pick: &Pick, name: &str) -> Result<(), ToolError> {
+    let err = match dialects::resolve(name, &sequence_search_dirs()) {
+        Ok(_) => return Ok(()),
+        Err(e) => e.to_string(),
+    };
+    if ctx.state_dir.is_some()
+        && status::load_view(
+            &status::Source::Session(pick),
+            Some(name),
+            ctx.state_dir.as_deref(),
+        )
+        .is_ok()
+    {
+        return Ok(());
+    }
+    let mut known: Vec<String> = crate::commands::sequences::list()
+        .into_iter()
+        .flatten()
+        .map(|i| i.name)
+        .collect();
+    known.dedup();
+    let known = known.join(", ");
+    Err(ToolError::Failed(if err.contains("no such sequence") {
+        format!("unknown sequence `{name}`; known sequences: {known}")
+    } else {
+        let err = err.replace(['\n', '\r'], " ");
+        format!("sequence `{name}` cannot be loaded ({err}); known sequences: {known}")
+    }))
 }
 
 /// The sequence the hook would step for this project when no session names one.

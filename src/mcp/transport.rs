@@ -94,6 +94,26 @@ fn classify(raw: &[u8]) -> Incoming {
         None if value.get("method").is_some() => return Incoming::Skip,
         _ => Value::Null,
     };
+    // A request that is well formed but for its `params` (`"params": 5`): JSON-RPC 2.0 says
+    // params are structured, an object or an array; anything else is invalid params, not an
+    // invalid request.
+    let request_shaped = value.get("jsonrpc") == Some(&json!("2.0"))
+        && value.get("method").is_some_and(Value::is_string)
+        && !id.is_null();
+    if request_shaped
+        && let Some(p) = value.get("params")
+        && !matches!(p, Value::Object(_) | Value::Array(_))
+    {
+        let method = value["method"].as_str().unwrap_or_default();
+        return Incoming::Reply(error_line(
+            id,
+            -32602,
+            format!(
+                "invalid params: {method}: `params` must be an object, got {}",
+                super::params::kind(p)
+            ),
+        ));
+    }
     Incoming::Reply(error_line(id, -32600, format!("invalid request: {err}")))
 }
 
@@ -131,8 +151,24 @@ where
                 .read_until(b'\n', &mut self.line)
                 .await;
             match read {
-                // End of input; a last line without its newline is incomplete, as in rmcp.
-                Ok(0) => return None,
+                // End of input. A last line without its newline is still a whole message
+                // (clients that write one request and close stdin): answered like any other.
+                Ok(0) => {
+                    let line = std::mem::take(&mut self.line);
+                    if std::mem::take(&mut self.discarding) || line.is_empty() {
+                        return None;
+                    }
+                    match classify(&line) {
+                        Incoming::Message(m) => return Some(*m),
+                        Incoming::Skip => return None,
+                        // Written before the end is reported, by its own task (a cancelled
+                        // `receive` must not tear the line).
+                        Incoming::Reply(bytes) => {
+                            let _ = tokio::spawn(reply_later(self.out.clone(), bytes)).await;
+                            return None;
+                        }
+                    }
+                }
                 Ok(_) => {}
                 Err(e) => {
                     if let Ok(mut slot) = self.read_error.lock() {
@@ -215,6 +251,28 @@ mod tests {
             (json!(7), json!(-32600))
         );
         assert_eq!(reply("[1, 2]\n")["id"], Value::Null);
+    }
+
+    #[test]
+    fn params_that_are_not_structured_are_invalid_params() {
+        let r =
+            reply("{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"tools/list\", \"params\": 5}\n");
+        assert_eq!(
+            (r["id"].clone(), r["error"]["code"].clone()),
+            (json!(3), json!(-32602))
+        );
+        assert_eq!(
+            r["error"]["message"],
+            "invalid params: tools/list: `params` must be an object, got a number"
+        );
+        // Not a JSON-RPC 2.0 request at all: still an invalid request.
+        let r = reply("{\"jsonrpc\": \"1.0\", \"id\": 3, \"method\": \"ping\", \"params\": 5}\n");
+        assert_eq!(r["error"]["code"], -32600);
+        // A notification with bad params is not answered.
+        assert!(matches!(
+            classify(b"{\"jsonrpc\": \"2.0\", \"method\": \"x\", \"params\": 5}\n"),
+            Incoming::Skip
+        ));
     }
 
     #[test]

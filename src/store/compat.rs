@@ -18,32 +18,75 @@ pub fn state_log_path(state: &Path) -> PathBuf {
     state.join("state.log")
 }
 
-/// Rewrite `allowed_tools.seed` when its content changes (atomically).
-pub fn write_allowed_tools(state: &Path, tools: &[String]) -> io::Result<()> {
-    let path = allowed_tools_path(state);
-    let mut text = tools.join("\n");
-    text.push('\n');
-    if paths::read_bounded(&path, text.len() as u64).is_ok_and(|old| old == text.as_bytes()) {
-        return Ok(());
+/// Where a compatibility file can be written: itself, or the regular file inside the state
+/// directory a symlink of yours leads to. `Err` is one line saying why it is left alone: a
+/// link to somewhere outside the state directory (seed would write outside its own
+/// directories, or replace your link), a link of another user's, or not a regular file.
+/// `state` is the prepared (real) state directory.
+pub fn target(state: &Path, path: &Path) -> Result<PathBuf, String> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let Ok(m) = std::fs::symlink_metadata(path) else {
+        // Missing: created as a private regular file.
+        return Ok(path.to_path_buf());
+    };
+    let left = "left as it is, not written";
+    if m.file_type().is_symlink() {
+        if let Err(e) = paths::check_symlink(path) {
+            return Err(format!("{e}; {left}"));
+        }
+        let to = std::fs::read_link(path)
+            .map(|t| t.display().to_string())
+            .unwrap_or_default();
+        return match std::fs::canonicalize(path) {
+            Ok(real) if real.starts_with(state) && real.is_file() => Ok(real),
+            Ok(real) if real.starts_with(state) => Err(format!(
+                "{name} is a symlink to {to}, which is not a regular file; {left}"
+            )),
+            Ok(_) => Err(format!(
+                "{name} is a symlink to {to}, outside the state directory; {left}"
+            )),
+            Err(_) => Err(format!(
+                "{name} is a symlink to {to}, which does not exist; {left}"
+            )),
+        };
     }
-    paths::write_atomic(&path, text.as_bytes())
+    if !m.is_file() {
+        return Err(format!("{name} is not a regular file; {left}"));
+    }
+    Ok(path.to_path_buf())
 }
 
-/// Append one line to `state.log`, rotating it to `state.log.1` past 8 MiB.
-pub fn append_state_log(state: &Path, fields: &[&str]) -> io::Result<()> {
-    let path = state_log_path(state);
+/// Rewrite `allowed_tools.seed` (at `path`, from `target`) when its content changes
+/// (atomically).
+pub fn write_allowed_tools(path: &Path, tools: &[String]) -> io::Result<()> {
+    let mut text = tools.join("\n");
+    text.push('\n');
+    if paths::read_bounded(path, text.len() as u64).is_ok_and(|old| old == text.as_bytes()) {
+        return Ok(());
+    }
+    paths::write_atomic(path, text.as_bytes())
+}
+
+/// Append one line to `state.log` (at `path`, from `target`), rotating it to `<path>.1` past
+/// 8 MiB.
+pub fn append_state_log(path: &Path, fields: &[&str]) -> io::Result<()> {
     let mut line: String = fields
         .iter()
         .map(|f| f.replace(['\t', '\n', '\r'], " "))
         .collect::<Vec<_>>()
         .join("\t");
     line.push('\n');
-    let f: File = paths::open_append(&path)?;
+    let f: File = paths::open_append(path)?;
     f.lock()?;
     if f.metadata()?.len() > STATE_LOG_MAX_BYTES {
-        std::fs::rename(&path, state.join("state.log.1"))?;
+        let mut rotated = path.as_os_str().to_os_string();
+        rotated.push(".1");
+        std::fs::rename(path, rotated)?;
         drop(f);
-        let mut f = paths::open_append(&path)?;
+        let mut f = paths::open_append(path)?;
         return f.write_all(line.as_bytes());
     }
     let mut f = f;
@@ -57,13 +100,14 @@ mod tests {
     #[test]
     fn files() {
         let t = tempfile::tempdir().unwrap();
-        write_allowed_tools(t.path(), &["a".into(), "b".into()]).unwrap();
+        write_allowed_tools(&allowed_tools_path(t.path()), &["a".into(), "b".into()]).unwrap();
         assert_eq!(
             std::fs::read_to_string(allowed_tools_path(t.path())).unwrap(),
             "a\nb\n"
         );
-        append_state_log(t.path(), &["t", "s", "Bash\tx", "ok"]).unwrap();
-        append_state_log(t.path(), &["t", "s", "Read", "error"]).unwrap();
+        let log = state_log_path(t.path());
+        append_state_log(&log, &["t", "s", "Bash\tx", "ok"]).unwrap();
+        append_state_log(&log, &["t", "s", "Read", "error"]).unwrap();
         assert_eq!(
             std::fs::read_to_string(state_log_path(t.path())).unwrap(),
             "t\ts\tBash x\tok\nt\ts\tRead\terror\n"

@@ -80,33 +80,53 @@ pub fn fnv64(bytes: &[u8]) -> u64 {
     h
 }
 
-/// A session id as its directory name. An id that is already a safe component is kept as it
-/// is; any other one is sanitized and shortened, and a hash of the raw id is appended, so two
-/// distinct ids (`a:b` and `a/b`, or two long ids sharing 128 characters) never share a
-/// directory. The result is itself safe, so mapping it again changes nothing.
+/// FNV-1a, 128 bits: the tag that stands for a session id too long to spell out. Distinct ids
+/// collide with probability ~n²/2¹²⁹ (not a defence against collisions chosen on purpose;
+/// Claude Code picks the ids).
+fn fnv128(bytes: &[u8]) -> u128 {
+    let mut h: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    for b in bytes {
+        h ^= u128::from(*b);
+        h = h.wrapping_mul(0x0000_0000_0100_0000_0000_0000_0000_013b);
+    }
+    h
+}
+
+/// A session id as its directory name, one-to-one, so two sessions never share a directory.
+/// Three disjoint forms, told apart by their first characters:
+/// - verbatim: an id of `[A-Za-z0-9.-]` (no `_`), not starting with `.`, at most 128 bytes
+///   (Claude Code's UUIDs);
+/// - `_` + the id escaped: `_` as `__`, any byte outside `[A-Za-z0-9.-]` as `_xx` (lowercase
+///   hex). Decoding is unambiguous, and verbatim names never contain `_`;
+/// - `__g` + a readable head + a 128-bit hash, when the escaped form is longer than 128 bytes
+///   (escaping never writes `_g`, so no escaped name starts like this).
+///
+/// Every result is a single path component of `[A-Za-z0-9._-]`, at most 128 bytes, never `.`,
+/// `..` or hidden.
 pub fn session_component(id: &str) -> String {
-    let safe = id.len() <= MAX_COMPONENT
-        && !id.is_empty()
-        && !id.chars().all(|c| c == '.')
-        && id.chars().all(safe_char);
-    if safe {
+    let verbatim = !id.is_empty()
+        && id.len() <= MAX_COMPONENT
+        && !id.starts_with('.')
+        && id.bytes().all(|b| b != b'_' && safe_char(char::from(b)));
+    if verbatim {
         return id.to_string();
     }
-    let tag = format!("-{:016x}", fnv64(id.as_bytes()));
-    // No leading dot: the directory is neither hidden nor `.`/`..`.
-    let head: String = id
-        .chars()
-        .take(MAX_COMPONENT - tag.len())
-        .enumerate()
-        .map(|(i, c)| {
-            if safe_char(c) && !(i == 0 && c == '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    format!("{head}{tag}")
+    let mut out = String::with_capacity(id.len() + 1);
+    out.push('_');
+    for b in id.bytes() {
+        match b {
+            b'_' => out.push_str("__"),
+            b if b.is_ascii() && safe_char(char::from(b)) => out.push(char::from(b)),
+            b => out.push_str(&format!("_{b:02x}")),
+        }
+    }
+    if out.len() <= MAX_COMPONENT {
+        return out;
+    }
+    let tag = format!("-{:032x}", fnv128(id.as_bytes()));
+    // The head only helps a reader; it is cut on a character boundary (all ASCII here).
+    let room = MAX_COMPONENT - 3 - tag.len();
+    format!("__g{}{tag}", &out[1..1 + room])
 }
 
 pub fn session_dir(state: &Path, session: &str) -> PathBuf {
@@ -201,10 +221,65 @@ mod tests {
         for d in &dirs {
             assert!(d.len() <= 128 && d.chars().all(safe_char), "{d}");
             assert!(!d.starts_with('.'), "{d}");
-            assert_eq!(&session_component(d), d, "mapping twice changes nothing");
         }
         // Plain ids (what Claude Code sends) are their own directory name.
         assert_eq!(dirs[10], ids[10]);
-        assert_eq!(dirs[2], "a_b");
+        assert_eq!(dirs[0], "_a_3ab");
+        assert_eq!(dirs[2], "_a__b");
+        assert_eq!(dirs[3], "_..");
+        assert_eq!(dirs[4], "_");
+    }
+
+    /// What broke the old mapping: a safe id spelling another id's escaped or hashed name.
+    #[test]
+    fn a_safe_id_cannot_spell_another_ids_name() {
+        for other in ["a/b", "a:b", "..", "", &"é".repeat(100)] {
+            let name = session_component(other);
+            assert_ne!(session_component(&name), name, "{other:?} -> {name}");
+        }
+        let old_style = format!("a_b-{:016x}", fnv64(b"a/b"));
+        assert_ne!(session_component(&old_style), session_component("a/b"));
+    }
+
+    mod props {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        /// Ids built to look like names: safe characters, `_`, escapes, hash markers, dots.
+        fn id() -> impl Strategy<Value = String> {
+            prop_oneof![
+                "[a-z0-9._/-]{0,8}",
+                "(_|__|_g|_2f|[.]|[.][.]|a|/|é|-){0,12}",
+                "[a-f0-9_.-]{120,140}",
+                ".{0,200}",
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(4000))]
+
+            #[test]
+            fn distinct_ids_get_distinct_safe_names(a in id(), b in id()) {
+                let (na, nb) = (session_component(&a), session_component(&b));
+                for n in [&na, &nb] {
+                    prop_assert!(!n.is_empty() && n.len() <= MAX_COMPONENT, "{n}");
+                    prop_assert!(n.chars().all(safe_char), "{n}");
+                    prop_assert!(n != "." && n != ".." && !n.starts_with('.'), "{n}");
+                    prop_assert_eq!(Path::new(n.as_str()).components().count(), 1);
+                }
+                if a != b {
+                    prop_assert_ne!(na, nb, "{:?} and {:?}", a, b);
+                }
+            }
+
+            /// A safe id that spells another id's name never maps to that name.
+            #[test]
+            fn a_name_used_as_an_id_is_not_that_name_again(a in id()) {
+                let n = session_component(&a);
+                if n != a {
+                    prop_assert_ne!(session_component(&n), n);
+                }
+            }
+        }
     }
 }

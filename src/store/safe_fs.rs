@@ -148,7 +148,10 @@ fn enter_or_create(dir: &Path) -> io::Result<()> {
                     Err(e) => Err(with_path(dir, "cannot enter", e)),
                 };
             }
-            Ok(m) if m.is_dir() => return Ok(()),
+            Ok(m) if m.is_dir() => {
+                tighten_dir(dir, &m);
+                return Ok(());
+            }
             Ok(_) => return Err(not_a_dir(dir)),
             Err(e) if e.kind() == io::ErrorKind::NotFound => match dir_builder().create(dir) {
                 Ok(()) => return Ok(()),
@@ -160,6 +163,40 @@ fn enter_or_create(dir: &Path) -> io::Result<()> {
         }
     }
     Err(not_a_dir(dir))
+}
+
+/// A directory of ours under the state directory left open to others (made by an older seed,
+/// or by hand) is made 0700 when seed enters it. Someone else's is left as it is (seed could not
+/// change it anyway); a link's target is the link owner's choice. Best effort: a directory
+/// that cannot be changed is still used.
+fn tighten_dir(dir: &Path, m: &Metadata) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if is_mine(m) && m.permissions().mode() & 0o077 != 0 {
+            let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (dir, m);
+}
+
+/// A file of ours that seed writes (a log) left readable by others is made 0600, through the
+/// open handle (no path to swap). Only a regular file reached without a link.
+fn tighten_file(f: &File) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if let Ok(m) = f.metadata()
+            && m.is_file()
+            && is_mine(&m)
+            && m.permissions().mode() & 0o077 != 0
+        {
+            let _ = f.set_permissions(std::fs::Permissions::from_mode(0o600));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = f;
 }
 
 fn not_a_dir(dir: &Path) -> io::Error {
@@ -272,11 +309,19 @@ fn opened(path: &Path, r: io::Result<File>) -> io::Result<File> {
     r.map_err(|e| with_path(path, "cannot open", e))
 }
 
-/// Open for appending (created 0600).
+/// Open for appending (created 0600; an existing file of ours that is looser is made 0600).
 pub fn open_append(path: &Path) -> io::Result<File> {
     let mut o = OpenOptions::new();
     private(o.append(true).create(true).read(true));
-    opened(path, open_leaf(path, &o))
+    let f = opened(path, open_leaf(path, &o))?;
+    // Only the file at `path` itself, not one a link of yours leads to.
+    if let (Ok(leaf), Ok(open)) = (std::fs::symlink_metadata(path), f.metadata())
+        && leaf.is_file()
+        && same_file(&leaf, &open)
+    {
+        tighten_file(&f);
+    }
+    Ok(f)
 }
 
 /// Open for reading.

@@ -87,7 +87,8 @@ impl Sandbox {
         }
     }
     pub fn session_dir(&self, id: &str) -> PathBuf {
-        self.home().join("sessions").join(id)
+        // The name seed gives the session (ids with `_`, `:` or `/` are escaped).
+        seed::store::paths::session_dir(&self.home(), id)
     }
     pub fn log_lines(&self, id: &str) -> Vec<Value> {
         let text =
@@ -117,7 +118,7 @@ pub fn payload(event: &str, session: &str, extra: Value) -> String {
 pub fn assert_snapshot_is_fold(home: &Path, session: &str) {
     use seed::engine::Machine;
     use seed::store::snapshot;
-    let dir = home.join("sessions").join(session);
+    let dir = seed::store::paths::session_dir(home, session);
     let bytes = std::fs::read(dir.join("log.jsonl")).unwrap();
     let (records, bad) = snapshot::parse_records(&bytes);
     assert_eq!(bad, 0, "malformed lines in the log");

@@ -17,6 +17,9 @@ const LEAKY: &[&str] = &[
     "SEED_CONFIG_DIR",
     "CLAUDE_CONFIG_DIR",
     "CLAUDE_CODE_SESSION_ID",
+    // Where the state directory would be: tests give their own (or HOME's).
+    "HEAVEN_DATA_DIR",
+    "XDG_STATE_HOME",
 ];
 
 pub struct Project {
@@ -51,10 +54,32 @@ impl Project {
         self.run(args, Some(path_dirs))
     }
 
+    /// `seed ARGS` in the project, with `PATH` holding only `path_dirs` and `env` set.
+    pub fn seed_with_env(
+        &self,
+        args: &[&str],
+        path_dirs: &[&Path],
+        env: &[(&str, &Path)],
+    ) -> (i32, String, String) {
+        self.run_env(args, Some(path_dirs), env)
+    }
+
     fn run(&self, args: &[&str], path_dirs: Option<&[&Path]>) -> (i32, String, String) {
+        self.run_env(args, path_dirs, &[])
+    }
+
+    fn run_env(
+        &self,
+        args: &[&str],
+        path_dirs: Option<&[&Path]>,
+        env: &[(&str, &Path)],
+    ) -> (i32, String, String) {
         let mut c = Command::cargo_bin("seed").unwrap();
         for k in LEAKY {
             c.env_remove(k);
+        }
+        for (k, v) in env {
+            c.env(k, v);
         }
         if let Some(dirs) = path_dirs {
             c.env("PATH", std::env::join_paths(dirs).unwrap());

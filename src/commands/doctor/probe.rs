@@ -1,5 +1,6 @@
 //! Running an installed hook command as Claude Code would: a canned payload on stdin, in the
-//! project, with a throwaway state directory; then what its reply and stderr say.
+//! project, with the environment (and so the state directory) the hook will use; then what its
+//! reply and stderr say.
 
 use std::io::Write;
 use std::path::Path;
@@ -83,7 +84,7 @@ pub struct Ran {
 }
 
 /// Run `command` through the shell, as Claude Code runs a hook, in `project`.
-pub fn run_command(command: &str, payload: &Value, home: &Path, project: &Path) -> Ran {
+pub fn run_command(command: &str, payload: &Value, project: &Path) -> Ran {
     let mut cmd = if cfg!(windows) {
         let mut c = Command::new("cmd");
         c.arg("/C").arg(command);
@@ -99,8 +100,7 @@ pub fn run_command(command: &str, payload: &Value, home: &Path, project: &Path) 
         c.arg("-c").arg(command);
         c
     };
-    cmd.env("SEED_HOME", home)
-        .env("CLAUDE_PROJECT_DIR", project)
+    cmd.env("CLAUDE_PROJECT_DIR", project)
         .current_dir(project)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

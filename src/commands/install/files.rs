@@ -2,7 +2,7 @@
 //! repository) is written through to its target, atomically in the target's directory, and the
 //! link is kept; the file's mode is kept too.
 
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// The file `path` really is: the end of its chain of symlinks (which may not exist yet),
@@ -30,6 +30,13 @@ pub fn real_target(path: &Path) -> io::Result<PathBuf> {
 /// Write `text` over `path` through a temp file beside the real file and a rename, so a
 /// reader sees the old file or the new one; a symlink at `path` stays a symlink.
 pub fn replace_file(path: &Path, text: &str) -> io::Result<()> {
+    replace_file_like(path, text, None)
+}
+
+/// `replace_file`, with the permission bits of `like` (a backup keeps those of the file it
+/// copies: a private settings file must not leave a world-readable copy), else of the file
+/// being replaced, else the process's default for a new file.
+pub fn replace_file_like(path: &Path, text: &str, like: Option<&Path>) -> io::Result<()> {
     let target = real_target(path)?;
     let dir = target.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
@@ -40,10 +47,25 @@ pub fn replace_file(path: &Path, text: &str) -> io::Result<()> {
             .map(|n| n.to_string_lossy())
             .unwrap_or_default()
     ));
+    let mode = std::fs::metadata(like.unwrap_or(&target))
+        .ok()
+        .map(|m| m.permissions());
     let result = (|| {
-        std::fs::write(&tmp, text)?;
-        if let Ok(m) = std::fs::metadata(&target) {
-            std::fs::set_permissions(&tmp, m.permissions())?;
+        let _ = std::fs::remove_file(&tmp);
+        let mut o = std::fs::OpenOptions::new();
+        o.write(true).create_new(true);
+        // Private until the wanted bits are set, so the text is never more readable than
+        // the original for a moment.
+        #[cfg(unix)]
+        if mode.is_some() {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.mode(0o600);
+        }
+        let mut f = o.open(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        drop(f);
+        if let Some(p) = mode {
+            std::fs::set_permissions(&tmp, p)?;
         }
         std::fs::rename(&tmp, &target)
     })();
