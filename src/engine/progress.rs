@@ -407,8 +407,11 @@ impl Machine {
                 .collect()
         };
         let goals = self.goals();
-        let (dist, _) = self.distances(snap);
-        let steps_remaining = goals.iter().filter_map(|g| dist[g.index()]).min();
+        let (dist, via) = self.distances(snap);
+        // The events on the route "next" and recovery follow, so the count and the path agree.
+        let steps_remaining = self
+            .route(snap, &dist, &via)
+            .map(|(_, path)| self.events_on(&path).len() as u32);
         let done = snap.halted || goals.iter().any(|g| snap.is_active(*g));
         Progress {
             overall,

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::event::{Event, claude_tool_name};
 use super::guard;
-use super::ir::{Guard, InputMatcher, StateId, StateKind, Transition, Trigger};
+use super::ir::{Guard, InputMatcher, Outcome, StateId, StateKind, Transition, Trigger};
 use super::machine::Machine;
 use super::snapshot::Snapshot;
 
@@ -156,6 +156,67 @@ impl Machine {
         self.expected_next_with(snap, &dist, &via, &self.enabled_calls(snap))
     }
 
+    /// The ending "next" heads for and the edges leading there: the nearest success ending,
+    /// or, when none can be reached, the nearest error ending (an error ending is a way out,
+    /// not a goal). Next step, steps remaining and recovery all follow this one route.
+    pub(crate) fn route(
+        &self,
+        snap: &Snapshot,
+        dist: &[Option<u32>],
+        via: &[Option<super::graph::Edge>],
+    ) -> Option<(StateId, Vec<super::graph::Edge>)> {
+        let goal = self
+            .goals()
+            .into_iter()
+            .filter(|g| dist[g.index()].is_some() && !snap.is_active(*g))
+            .min_by_key(|g| {
+                let error = matches!(
+                    self.chart.state(*g).kind,
+                    StateKind::Final {
+                        outcome: Outcome::Error,
+                        ..
+                    }
+                );
+                (error, dist[g.index()].unwrap_or(u32::MAX))
+            })?;
+        Some((goal, self.path_to(via, goal, snap)))
+    }
+
+    /// The events along `path`, as the agent reads them: a call as it is made, an event the
+    /// agent waits for by its name (`SessionEnd`, `prompt`).
+    pub(crate) fn events_on(&self, path: &[super::graph::Edge]) -> Vec<String> {
+        path.iter()
+            .filter(|e| e.cost > 0)
+            .map(|e| match self.describe_transition(e.transition) {
+                Some(n) => n.tool,
+                None => self.waited_for(e.transition),
+            })
+            .collect()
+    }
+
+    /// The event a transition waits for, by name (`SessionEnd`, `prompt`).
+    fn waited_for(&self, ti: usize) -> String {
+        match &self.chart.transitions[ti].trigger {
+            Trigger::Event(p) => {
+                let a = &p.alts[0];
+                match a.kind {
+                    Some(super::event::EventKind::Prompt) => "the user's prompt".into(),
+                    _ => a.glob.clone(),
+                }
+            }
+            _ => String::new(),
+        }
+    }
+
+    /// The events from the current configuration to the ending "next" heads for: the calls
+    /// to make and the events to wait for. Its length is the progress' steps remaining.
+    pub fn route_to_ending(&self, snap: &Snapshot) -> Vec<String> {
+        let (dist, via) = self.distances(snap);
+        self.route(snap, &dist, &via)
+            .map(|(_, path)| self.events_on(&path))
+            .unwrap_or_default()
+    }
+
     /// `expected_next` with the path search and the enabled calls already computed (recovery
     /// needs them several times; each search walks the whole graph).
     fn expected_next_with(
@@ -165,12 +226,7 @@ impl Machine {
         via: &[Option<super::graph::Edge>],
         enabled: &[NextStep],
     ) -> Option<NextStep> {
-        let goal = self
-            .goals()
-            .into_iter()
-            .filter(|g| dist[g.index()].is_some() && !snap.is_active(*g))
-            .min_by_key(|g| dist[g.index()].unwrap_or(u32::MAX))?;
-        let path = self.path_to(via, goal, snap);
+        let (_, path) = self.route(snap, dist, via)?;
         path.iter().find(|e| e.cost > 0).and_then(|e| {
             // Prefer the enabled form of the same transition (its guard holds now).
             enabled
