@@ -115,7 +115,7 @@ fn hope_exit_plan_mode_is_a_sequential_deny_chain_with_max_three_denials() {
         "{}",
         v.reason
     );
-    assert!(v.reason.contains("Call AskUserQuestion, then hope:shape, then hope:consult, then hope:consult first; then ExitPlanMode is allowed."), "{}", v.reason);
+    assert!(v.reason.contains("First call AskUserQuestion, then hope:shape, then hope:consult, then hope:consult; after that, ExitPlanMode is allowed."), "{}", v.reason);
     // intent is a top-level state, its own tier: named once, in the reason and in the status.
     assert!(
         v.reason
@@ -166,7 +166,7 @@ fn hope_exit_plan_mode_is_a_sequential_deny_chain_with_max_three_denials() {
         assert!(v.reason.contains("The shape is missing"), "{}", v.reason);
         assert!(
             v.reason
-                .contains("Call hope:consult, then hope:consult first"),
+                .contains("First call hope:consult, then hope:consult; after that"),
             "{}",
             v.reason
         );
@@ -200,7 +200,7 @@ fn hope_off_path_calls_are_advised_with_a_concrete_recovery() {
         warning.contains("Edit is not part of \"hope\" at step \"clarify\""),
         "{warning}"
     );
-    assert!(warning.contains("Call hope:shape, then hope:consult, then hope:consult, then hope:loop first; then Edit is allowed."), "{warning}");
+    assert!(warning.contains("First call hope:shape, then hope:consult, then hope:consult, then hope:loop; after that, Edit is allowed."), "{warning}");
     // Skipping ahead to the loop is advised too, and the recovery names the next stage.
     let v = w.gate(&skill("hope:loop"));
     assert_eq!(

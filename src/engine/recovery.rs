@@ -40,6 +40,10 @@ pub struct Recovery {
     pub next: Vec<NextStep>,
     /// For a denied call: the calls to make first, ending with the call itself.
     pub path_to_denied: Option<Vec<NextStep>>,
+    /// The denied call's input fits no step: the path ends with the same tool called with the
+    /// input its step needs (the last step names it), not with the call as it was made.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub denied_input_differs: bool,
     /// The nearest ending's recovery or message.
     pub ending: Option<String>,
     /// Ready-to-print suggestions, most important first.
@@ -66,6 +70,21 @@ fn required_input(guard: &Option<Guard>, out: &mut Vec<(String, String)>) {
     if let Some(g) = guard {
         walk(g, out);
     }
+}
+
+/// Whether `input` satisfies the input matchers of a guard (other conditions are the step's
+/// business: they depend on where the sequence is when the call is made).
+fn input_fits(guard: &Option<Guard>, input: &serde_json::Value) -> bool {
+    fn walk(g: &Guard, input: &serde_json::Value) -> bool {
+        match g {
+            Guard::Input { pointer, matcher } => {
+                super::pattern::input_matches(input, pointer, matcher)
+            }
+            Guard::All { of } => of.iter().all(|g| walk(g, input)),
+            _ => true,
+        }
+    }
+    guard.as_ref().is_none_or(|g| walk(g, input))
 }
 
 impl Machine {
@@ -261,9 +280,13 @@ impl Machine {
         rec.next = next;
 
         if let Some(ev) = denied {
-            rec.path_to_denied = self
-                .path_to_call(snap, ev, &dist, &via)
-                .map(|p| p.into_iter().map(|n| n.spelled_for(snap)).collect());
+            // A step the call fits as it was made; else one of the same tool with other input.
+            let (path, differs) = match self.path_to_call(snap, ev, &dist, &via, true) {
+                Some(p) => (Some(p), false),
+                None => (self.path_to_call(snap, ev, &dist, &via, false), true),
+            };
+            rec.denied_input_differs = differs && path.is_some();
+            rec.path_to_denied = path.map(|p| p.into_iter().map(|n| n.spelled_for(snap)).collect());
         }
         rec.ending = self.nearest_ending_hint(&dist);
 
@@ -279,15 +302,27 @@ impl Machine {
         rec.suggestions.extend(self.policy_hints(snap, denied));
         if let (Some(ev), Some(path)) = (denied, &rec.path_to_denied) {
             let tool = ev.claude_tool_name();
-            if path.len() > 1 {
-                let first: Vec<String> = path[..path.len() - 1]
-                    .iter()
-                    .map(|s| s.tool.clone())
-                    .collect();
-                rec.suggestions.push(format!(
+            let (last, before) = path
+                .split_last()
+                .map_or((None, &[][..]), |(l, b)| (Some(l), b));
+            let first: Vec<String> = before.iter().map(|s| s.tool.clone()).collect();
+            match last {
+                Some(last) if rec.denied_input_differs => {
+                    let after = if first.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" after: {}", first.join(" → "))
+                    };
+                    rec.suggestions.push(format!(
+                        "{tool} with this input fits no step; {} becomes legal{after}.",
+                        last.tool
+                    ));
+                }
+                Some(_) if !first.is_empty() => rec.suggestions.push(format!(
                     "{tool} becomes legal after: {}.",
                     first.join(" → ")
-                ));
+                )),
+                _ => {}
             }
         } else if let Some(ev) = denied {
             rec.suggestions.push(format!(
@@ -417,6 +452,7 @@ impl Machine {
         ev: &Event,
         dist: &[Option<u32>],
         via: &[Option<super::graph::Edge>],
+        exact: bool,
     ) -> Option<Vec<NextStep>> {
         let mut best: Option<(u32, StateId, usize)> = None;
         for s in &self.chart.states {
@@ -431,7 +467,12 @@ impl Machine {
                 let Trigger::Event(p) = &t.trigger else {
                     continue;
                 };
-                if p.names_tool(ev, &self.chart.aliases) && best.is_none_or(|(bd, _, _)| d < bd) {
+                let fits = if exact {
+                    p.matches(ev, &self.chart.aliases) && input_fits(&t.guard, &ev.input)
+                } else {
+                    p.names_tool(ev, &self.chart.aliases)
+                };
+                if fits && best.is_none_or(|(bd, _, _)| d < bd) {
                     best = Some((d, s.id, ti));
                 }
             }
