@@ -282,3 +282,29 @@ fn hope_commands_and_back_transitions() {
     w.advance(&skill("hope:loop"));
     assert_eq!(w.at(), vec!["loop.spec_scoring"]);
 }
+
+#[test]
+fn hope_recovery_at_user_need_starts_with_a_call_that_is_legal_there() {
+    // user_need waits for a prompt; the agent's own way in is hope:intent, bound on the root.
+    for denied in [
+        tool("ExitPlanMode", json!({"plan": "p"})),
+        tool("Bash", json!({"command": "ls"})),
+    ] {
+        let mut w = Walk::new("hope");
+        assert_eq!(w.at(), ["user_need"]);
+        w.gate(&denied);
+        let st = w.m.status(&w.snap);
+        let path =
+            w.m.recovery(&w.snap, Some(&denied))
+                .path_to_denied
+                .expect("reachable");
+        let first = &path[0];
+        assert_eq!(first.tool, "hope:intent", "{path:?}");
+        assert!(st.allowed.contains(&first.tool), "{:?}", st.allowed);
+        let mut probe = w.snap.clone();
+        let r =
+            w.m.step(&mut probe, Phase::Gate, &skill("hope:intent"), &w.facts);
+        assert_eq!(r.verdict.map(|v| v.kind), Some(VerdictKind::Advance));
+        assert_eq!(st.next.map(|n| n.tool).as_deref(), Some("hope:intent"));
+    }
+}

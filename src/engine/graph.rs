@@ -92,6 +92,64 @@ impl Machine {
         out
     }
 
+    /// The root's transitions that fire now from active state `u` (a command or skill bound
+    /// on the root, guarded to the current state).
+    fn root_edges_now(&self, u: StateId, snap: &Snapshot) -> Vec<Edge> {
+        let chart = &self.chart;
+        let mut out = Vec::new();
+        for &ti in &self.candidates[StateId::ROOT.index()] {
+            let t = &chart.transitions[ti];
+            if t.targets.is_empty()
+                || !matches!(t.trigger, Trigger::Event(_))
+                || !t
+                    .guard
+                    .as_ref()
+                    .is_none_or(|g| !g.is_never() && super::guard::eval_ignoring_input(g, snap))
+            {
+                continue;
+            }
+            for leaf in self.entry_set(&t.targets, self.domain(ti)) {
+                if chart.state(leaf).is_atomic_like() {
+                    out.push(Edge {
+                        from: u,
+                        to: leaf,
+                        transition: ti,
+                        cost: 1,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// `path` starting with a call the agent may make now. A path that first waits for an
+    /// event (the user's prompt) while a call bound on the root leads to a state further on
+    /// the same path (seed 004's `hope:intent` from `user_need`) starts with that call instead:
+    /// otherwise the first call it names is one that is not legal yet. Root bindings are not
+    /// edges of the search itself: most are side trips or restarts, not ways forward.
+    pub(crate) fn start_with_a_call(&self, path: Vec<Edge>, snap: &Snapshot) -> Vec<Edge> {
+        let Some(first) = path.iter().find(|e| e.cost > 0) else {
+            return path;
+        };
+        if !self.waits(first.transition) {
+            return path;
+        }
+        let now: Vec<Edge> = self
+            .atomic_active(snap)
+            .into_iter()
+            .flat_map(|u| self.root_edges_now(u, snap))
+            .filter(|e| !self.waits(e.transition))
+            .collect();
+        for k in (0..path.len()).rev() {
+            if let Some(call) = now.iter().find(|r| r.to == path[k].to) {
+                let mut out = vec![*call];
+                out.extend_from_slice(&path[k + 1..]);
+                return out;
+            }
+        }
+        path
+    }
+
     /// Final states that finish the whole sequence.
     pub(crate) fn goals(&self) -> Vec<StateId> {
         let chart = &self.chart;

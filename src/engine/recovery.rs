@@ -198,7 +198,10 @@ impl Machine {
                 );
                 (error, dist[g.index()].unwrap_or(u32::MAX))
             })?;
-        Some((goal, self.path_to(via, goal, snap)))
+        Some((
+            goal,
+            self.start_with_a_call(self.path_to(via, goal, snap), snap),
+        ))
     }
 
     /// The events along `path`, as the agent reads them: a call as it is made, an event the
@@ -479,7 +482,7 @@ impl Machine {
         }
         let (_, state, ti) = best?;
         let mut steps: Vec<NextStep> = self
-            .path_to(via, state, snap)
+            .start_with_a_call(self.path_to(via, state, snap), snap)
             .iter()
             .filter(|e| e.cost > 0)
             .filter_map(|e| self.describe_transition(e.transition))
