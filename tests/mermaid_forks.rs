@@ -194,18 +194,17 @@ const FORK_JOIN: &str = "stateDiagram-v2
   C --> [*] : Write
 ";
 
-/// What the three faces say about `calls` after `done`: the allowed list, the next step, the
-/// steps remaining, and each call's PreToolUse verdict with its reason.
-fn faces(
-    text: &str,
-    done: &[&str],
-    calls: &[&str],
-) -> (
+/// What the three faces say: the allowed list, the next step, the steps remaining, and each
+/// call's PreToolUse verdict with its reason.
+type Faces = (
     Vec<String>,
     Option<String>,
     Option<u32>,
     Vec<(VerdictKind, String)>,
-) {
+);
+
+/// The faces of `text` after `done`, for `calls`.
+fn faces(text: &str, done: &[&str], calls: &[&str]) -> Faces {
     let m = Machine::new(load(text).chart);
     let facts = Facts::new();
     let mut snap = m.start(&facts);
