@@ -137,7 +137,7 @@ fn off_path_calls_are_denied_with_the_way_back() {
     );
     assert!(
         v.reason.contains(
-            "First call AskUserQuestion, then AskUserQuestion; after that, Bash is allowed."
+            "First call AskUserQuestion, then AskUserQuestion, then Bash(command=\"*mkdir *\"); after that, Bash(command=\"*git *clone*\") is allowed."
         ),
         "{}",
         v.reason
@@ -157,8 +157,10 @@ fn off_path_calls_are_denied_with_the_way_back() {
         [
             "AskUserQuestion",
             "AskUserQuestion",
-            "Bash(command=\"*mkdir *\")"
-        ]
+            "Bash(command=\"*mkdir *\")",
+            "Bash(command=\"*git *clone*\")"
+        ],
+        "the clone step, which this call fits"
     );
     // The denied call did not move anything; retrying it (reworded or not) is denied three
     // times in all, then escalates to asking the user.
@@ -204,7 +206,7 @@ fn in_advise_mode_off_path_calls_go_through_with_a_warning() {
     let warning = v.warning.expect("advised");
     assert!(
         warning.contains("Write is not part of")
-            && warning.contains("Call AskUserQuestion, then AskUserQuestion first"),
+            && warning.contains("First call AskUserQuestion, then AskUserQuestion;"),
         "{warning}"
     );
 }
