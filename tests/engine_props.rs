@@ -161,3 +161,61 @@ proptest! {
         prop_assert!(!exact.matches(&other, &aliases));
     }
 }
+
+/// A chain `s0 → s1 → … → [*]` on Bash calls, with the given weights on its steps.
+fn weighted_chain(weights: &[f64]) -> seed::engine::Machine {
+    let mut text = String::from("stateDiagram-v2\n  [*] --> s0\n");
+    for i in 0..weights.len() {
+        let to = if i + 1 == weights.len() {
+            "[*]".to_string()
+        } else {
+            format!("s{}", i + 1)
+        };
+        text.push_str(&format!("  s{i} --> {to} : Bash\n"));
+    }
+    let mut chart = seed::dialects::load_text("w.mmd", &text, &|_| None)
+        .expect("loads")
+        .chart;
+    for (i, w) in weights.iter().enumerate() {
+        let id = chart.find(&format!("s{i}")).expect("step");
+        chart.states[id.index()].weight = *w;
+    }
+    seed::engine::Machine::new(chart)
+}
+
+#[test]
+fn all_zero_weights_count_the_steps_equally() {
+    let m = weighted_chain(&[0.0, 0.0, 0.0, 0.0]);
+    let facts = seed::engine::Facts::new();
+    let mut snap = m.start(&facts);
+    let bash = seed::engine::Event::tool("Bash", serde_json::Value::Null);
+    let mut seen = vec![m.progress(&snap).overall];
+    for _ in 0..4 {
+        m.step(&mut snap, seed::engine::Phase::Advance, &bash, &facts);
+        seen.push(m.progress(&snap).overall.round());
+    }
+    assert_eq!(seen, [0.0, 25.0, 50.0, 75.0, 100.0]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn progress_stays_in_range_rises_and_ends_at_one(
+        weights in proptest::collection::vec(prop_oneof![Just(0.0), 0.0f64..5.0], 1..6)
+    ) {
+        let m = weighted_chain(&weights);
+        let facts = seed::engine::Facts::new();
+        let mut snap = m.start(&facts);
+        let bash = seed::engine::Event::tool("Bash", serde_json::Value::Null);
+        let mut last = m.progress(&snap).highest;
+        for _ in 0..weights.len() {
+            m.step(&mut snap, seed::engine::Phase::Advance, &bash, &facts);
+            let p = m.progress(&snap);
+            prop_assert!((0.0..=100.0).contains(&p.overall), "{p:?}");
+            prop_assert!(p.highest >= last, "highest never falls: {p:?}");
+            last = p.highest;
+        }
+        let p = m.progress(&snap);
+        prop_assert!(p.done && (p.overall - 100.0).abs() < 1e-9, "{p:?}");
+    }
+}

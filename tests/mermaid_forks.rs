@@ -5,7 +5,7 @@ mod mermaid_common;
 
 use mermaid_common::diagram::{error, from, keys, load, state, walk};
 use seed::engine::ir::{StateKind, Trigger};
-use seed::engine::{Event, Machine};
+use seed::engine::{Event, Facts, Machine, Phase, VerdictKind};
 use serde_json::json;
 
 fn tool(name: &str) -> Event {
@@ -167,4 +167,128 @@ fn a_join_out_of_a_composite_is_its_way_out_not_an_implicit_end() {
         walk(&l, &[tool("TodoWrite"), tool("Bash"), tool("Edit")]),
         ["Review"]
     );
+}
+
+/// Parallel regions as a composite with `--`, and the same chart drawn with a fork and a join.
+const REGIONS: &str = "stateDiagram-v2
+  [*] --> P
+  state P {
+    [*] --> A
+    A --> [*] : Bash
+    --
+    [*] --> B
+    B --> [*] : Edit
+  }
+  P --> C
+  C --> [*] : Write
+";
+const FORK_JOIN: &str = "stateDiagram-v2
+  state f <<fork>>
+  state j <<join>>
+  [*] --> f
+  f --> A
+  f --> B
+  A --> j : Bash
+  B --> j : Edit
+  j --> C
+  C --> [*] : Write
+";
+
+/// What the three faces say: the allowed list, the next step, the steps remaining, and each
+/// call's PreToolUse verdict with its reason.
+type Faces = (
+    Vec<String>,
+    Option<String>,
+    Option<u32>,
+    Vec<(VerdictKind, String)>,
+);
+
+/// The faces of `text` after `done`, for `calls`.
+fn faces(text: &str, done: &[&str], calls: &[&str]) -> Faces {
+    let m = Machine::new(load(text).chart);
+    let facts = Facts::new();
+    let mut snap = m.start(&facts);
+    for d in done {
+        m.step(&mut snap, Phase::Advance, &tool(d), &facts);
+    }
+    let st = m.status(&snap);
+    let verdicts = calls
+        .iter()
+        .map(|c| {
+            let mut s = snap.clone();
+            let r = m.step(&mut s, Phase::Gate, &tool(c), &facts);
+            let v = r.verdict.expect("a gate has a verdict");
+            (v.kind, v.reason)
+        })
+        .collect();
+    (
+        st.allowed,
+        st.next.map(|n| n.tool),
+        st.progress.steps_remaining,
+        verdicts,
+    )
+}
+
+#[test]
+fn after_one_region_finishes_allowed_next_and_verdicts_agree() {
+    for text in [REGIONS, FORK_JOIN] {
+        let (allowed, next, steps, verdicts) = faces(text, &["Bash"], &["Edit", "Bash", "Write"]);
+        // Region A is done; B still waits for Edit, and the join waits for B.
+        assert_eq!(allowed, ["Edit"], "{text}");
+        assert_eq!(next.as_deref(), Some("Edit"), "{text}");
+        assert_eq!(steps, Some(2), "Edit, then Write after the join: {text}");
+        assert_eq!(verdicts[0].0, VerdictKind::Advance, "{text}");
+        for (call, (kind, reason)) in ["Bash", "Write"].iter().zip(&verdicts[1..]) {
+            assert_eq!(*kind, VerdictKind::OffPath, "{call}: {text}");
+            assert!(
+                reason.contains("Edit") && !reason.contains(&format!("Next: call {call}")),
+                "{call} is pointed to Edit, not to itself: {reason}"
+            );
+        }
+        assert!(
+            verdicts[2].1.contains("Edit") && verdicts[2].1.contains("Write is allowed"),
+            "{}",
+            verdicts[2].1
+        );
+    }
+}
+
+#[test]
+fn leaving_parallel_regions_costs_the_steps_of_every_region() {
+    // Before the fork: one call to enter it, one per region, one after the join.
+    let text = "stateDiagram-v2
+  [*] --> S
+  S --> P : TodoWrite
+  state P {
+    [*] --> A
+    A --> [*] : Bash
+    --
+    [*] --> B
+    B --> [*] : Edit
+  }
+  P --> C
+  C --> [*] : Write
+";
+    let (allowed, next, steps, _) = faces(text, &[], &[]);
+    assert_eq!(
+        (allowed, next, steps),
+        (
+            vec!["TodoWrite".to_string()],
+            Some("TodoWrite".into()),
+            Some(4)
+        )
+    );
+    let (_, next, steps, _) = faces(text, &["TodoWrite"], &[]);
+    assert_eq!((next.as_deref(), steps), (Some("Bash"), Some(3)));
+    // The way to Write passes through both regions, in document order.
+    let m = Machine::new(load(text).chart);
+    let snap = m.start(&Facts::new());
+    let path: Vec<String> = m
+        .recovery(&snap, Some(&tool("Write")))
+        .path_to_denied
+        .expect("Write is reachable")
+        .into_iter()
+        .map(|s| s.tool)
+        .collect();
+    assert_eq!(path, ["TodoWrite", "Bash", "Edit", "Write"]);
 }

@@ -16,7 +16,7 @@ fn odyssean_anchor_binds_in_three_stages_with_no_work_before_the_permit() {
     let v = w.gate(&edit);
     assert_eq!((v.kind, v.decision), (VerdictKind::Deny, Decision::Deny));
     assert!(v.reason.contains("No work permit yet: start the binding with odyssean_anchor(stage=\"init\", role=\"<role>\", tier=\"FULL|LITE|UNTRACKED\", topic=\"<topic>\")."), "{}", v.reason);
-    assert!(v.reason.contains("Call odyssean_anchor(stage=\"init\"), then odyssean_anchor(stage=\"commit_identity\"), then odyssean_anchor(stage=\"bind\") first; then Edit is allowed."), "{}", v.reason);
+    assert!(v.reason.contains("First call odyssean_anchor(stage=\"init\"), then odyssean_anchor(stage=\"commit_identity\"), then odyssean_anchor(stage=\"bind\"); after that, Edit is allowed."), "{}", v.reason);
     assert_eq!(v.next.as_deref(), Some("odyssean_anchor(stage=\"init\")"));
     w.call(
         &tool(
@@ -122,12 +122,13 @@ fn odyssean_anchor_stages_run_in_order_and_init_starts_over() {
         33.3,
         Some("odyssean_anchor(stage=\"commit_identity\")"),
     );
-    // bind before commit_identity: denied, with the exact next call.
+    // bind before commit_identity: denied, with the exact next call and the stage after it.
     let v = w.gate(&anchor("bind"));
     assert_eq!((v.kind, v.decision), (VerdictKind::Deny, Decision::Deny));
     assert!(
-        v.reason
-            .ends_with("Next: call odyssean_anchor(stage=\"commit_identity\")."),
+        v.reason.ends_with(
+            "First call odyssean_anchor(stage=\"commit_identity\"); after that, odyssean_anchor(stage=\"bind\") is allowed."
+        ),
         "{}",
         v.reason
     );

@@ -115,7 +115,7 @@ fn hope_exit_plan_mode_is_a_sequential_deny_chain_with_max_three_denials() {
         "{}",
         v.reason
     );
-    assert!(v.reason.contains("Call AskUserQuestion, then hope:shape, then hope:consult, then hope:consult first; then ExitPlanMode is allowed."), "{}", v.reason);
+    assert!(v.reason.contains("First call AskUserQuestion, then hope:shape, then hope:consult, then hope:consult; after that, ExitPlanMode is allowed."), "{}", v.reason);
     // intent is a top-level state, its own tier: named once, in the reason and in the status.
     assert!(
         v.reason
@@ -166,7 +166,7 @@ fn hope_exit_plan_mode_is_a_sequential_deny_chain_with_max_three_denials() {
         assert!(v.reason.contains("The shape is missing"), "{}", v.reason);
         assert!(
             v.reason
-                .contains("Call hope:consult, then hope:consult first"),
+                .contains("First call hope:consult, then hope:consult; after that"),
             "{}",
             v.reason
         );
@@ -200,7 +200,7 @@ fn hope_off_path_calls_are_advised_with_a_concrete_recovery() {
         warning.contains("Edit is not part of \"hope\" at step \"clarify\""),
         "{warning}"
     );
-    assert!(warning.contains("Call hope:shape, then hope:consult, then hope:consult, then hope:loop first; then Edit is allowed."), "{warning}");
+    assert!(warning.contains("First call hope:shape, then hope:consult, then hope:consult, then hope:loop; after that, Edit is allowed."), "{warning}");
     // Skipping ahead to the loop is advised too, and the recovery names the next stage.
     let v = w.gate(&skill("hope:loop"));
     assert_eq!(
@@ -281,4 +281,30 @@ fn hope_commands_and_back_transitions() {
     assert_eq!(w.at(), vec!["bond.__final"]);
     w.advance(&skill("hope:loop"));
     assert_eq!(w.at(), vec!["loop.spec_scoring"]);
+}
+
+#[test]
+fn hope_recovery_at_user_need_starts_with_a_call_that_is_legal_there() {
+    // user_need waits for a prompt; the agent's own way in is hope:intent, bound on the root.
+    for denied in [
+        tool("ExitPlanMode", json!({"plan": "p"})),
+        tool("Bash", json!({"command": "ls"})),
+    ] {
+        let mut w = Walk::new("hope");
+        assert_eq!(w.at(), ["user_need"]);
+        w.gate(&denied);
+        let st = w.m.status(&w.snap);
+        let path =
+            w.m.recovery(&w.snap, Some(&denied))
+                .path_to_denied
+                .expect("reachable");
+        let first = &path[0];
+        assert_eq!(first.tool, "hope:intent", "{path:?}");
+        assert!(st.allowed.contains(&first.tool), "{:?}", st.allowed);
+        let mut probe = w.snap.clone();
+        let r =
+            w.m.step(&mut probe, Phase::Gate, &skill("hope:intent"), &w.facts);
+        assert_eq!(r.verdict.map(|v| v.kind), Some(VerdictKind::Advance));
+        assert_eq!(st.next.map(|n| n.tool).as_deref(), Some("hope:intent"));
+    }
 }

@@ -65,3 +65,68 @@ fn equally_short_the_agents_own_call_beats_waiting_for_a_prompt() {
         "{next:?}"
     );
 }
+
+#[test]
+fn next_heads_for_a_success_ending_even_when_an_error_ending_is_closer() {
+    // Asking first: "Stop" ends in error at once; "Go" needs a build before the success ending.
+    let yaml = "name: t
+start_node: check
+nodes:
+  check:
+    type: action
+    actions:
+      - type: run_command
+        command: \"make lint\"
+    on_success: ask
+  ask:
+    type: user_prompt
+    prompt:
+      question: \"Go on?\"
+      header: \"Go\"
+      options:
+        - id: go
+          label: \"Go\"
+        - id: stop
+          label: \"Stop\"
+    on_response:
+      go:
+        next_node: build
+      stop:
+        next_node: failed
+  build:
+    type: action
+    actions:
+      - type: run_command
+        command: \"make build\"
+    on_success: done
+endings:
+  done:
+    type: success
+    message: ok
+  failed:
+    type: error
+    message: stopped
+";
+    let m = Machine::new(load_text("t.yaml", yaml, &none).expect("loads").chart);
+    let snap = m.start(&Facts::new());
+    assert_eq!(
+        m.route_to_ending(&snap),
+        [
+            "Bash(command=\"make lint\")",
+            "AskUserQuestion",
+            "Bash(command=\"make build\")"
+        ],
+        "the way to `done`, not the shorter one to `failed`"
+    );
+    assert_eq!(m.progress(&snap).steps_remaining, Some(3));
+    // With no success ending reachable, the error ending is still a way out.
+    let mut only_error = m.chart.clone();
+    let build = only_error.find("build").expect("build node");
+    only_error.transitions.retain(|t| t.source != build);
+    let m = Machine::new(only_error);
+    let snap = m.start(&Facts::new());
+    assert_eq!(
+        m.route_to_ending(&snap),
+        ["Bash(command=\"make lint\")", "AskUserQuestion"]
+    );
+}

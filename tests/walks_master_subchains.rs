@@ -257,7 +257,7 @@ fn off_path(sequence: &str, first: &str, off: &str, way: &str) {
     let warning = v.warning.expect("a warning");
     assert!(
         warning.contains(&format!("not part of \"{sequence}\" at step \"{step}\""))
-            && warning.contains(&format!("Call {way} first; then {off} is allowed.")),
+            && warning.contains(&format!("First call {way}; after that, {off} is allowed.")),
         "{warning}"
     );
     assert_eq!(v.next, next, "the next step is named");

@@ -136,8 +136,9 @@ fn off_path_calls_are_denied_with_the_way_back() {
         v.reason
     );
     assert!(
-        v.reason
-            .contains("Call AskUserQuestion, then AskUserQuestion first; then Bash is allowed."),
+        v.reason.contains(
+            "First call AskUserQuestion, then AskUserQuestion, then Bash(command=\"*mkdir *\"); after that, Bash(command=\"*git *clone*\") is allowed."
+        ),
         "{}",
         v.reason
     );
@@ -156,8 +157,10 @@ fn off_path_calls_are_denied_with_the_way_back() {
         [
             "AskUserQuestion",
             "AskUserQuestion",
-            "Bash(command=\"*mkdir *\")"
-        ]
+            "Bash(command=\"*mkdir *\")",
+            "Bash(command=\"*git *clone*\")"
+        ],
+        "the clone step, which this call fits"
     );
     // The denied call did not move anything; retrying it (reworded or not) is denied three
     // times in all, then escalates to asking the user.
@@ -203,7 +206,50 @@ fn in_advise_mode_off_path_calls_go_through_with_a_warning() {
     let warning = v.warning.expect("advised");
     assert!(
         warning.contains("Write is not part of")
-            && warning.contains("Call AskUserQuestion, then AskUserQuestion first"),
+            && warning.contains("First call AskUserQuestion, then AskUserQuestion;"),
         "{warning}"
+    );
+}
+
+#[test]
+fn a_denied_call_whose_input_fits_no_step_is_told_the_input_the_step_needs() {
+    let mut r = start();
+    walk(&mut r, &[read_config(9)]);
+    let rm = json!({"command": "rm -rf /"});
+    let v = r.gate("Bash", rm.clone());
+    assert_eq!(v.decision, Decision::Deny);
+    // Not "then Bash is allowed": this Bash call never is; the step needs its own command.
+    assert!(
+        v.reason.contains(
+            "First call AskUserQuestion, then AskUserQuestion; after that, Bash is allowed only as Bash(command=\"*mkdir *\"), not with this input."
+        ),
+        "{}",
+        v.reason
+    );
+    assert_eq!(
+        v.reason.matches("first").count() + v.reason.matches("First").count(),
+        1
+    );
+    let rec = r.m.recovery(
+        &r.snap,
+        Some(&seed::engine::Event::tool("Bash", rm.clone())),
+    );
+    assert!(rec.denied_input_differs);
+    assert!(
+        rec.suggestions.iter().any(|s| s
+            == "Bash with this input fits no step; Bash(command=\"*mkdir *\") becomes legal after: AskUserQuestion → AskUserQuestion."),
+        "{:?}",
+        rec.suggestions
+    );
+    // At the step itself, the same call is told the input it lacks.
+    r.call("AskUserQuestion", answer("Git repository"));
+    r.call("AskUserQuestion", answer("https://github.com/acme/docs"));
+    let v = r.gate("Bash", rm);
+    assert!(
+        v.reason.ends_with(
+            "Here, Bash is allowed only as Bash(command=\"*mkdir *\"), not with this input."
+        ),
+        "{}",
+        v.reason
     );
 }

@@ -161,7 +161,16 @@ impl Intervals {
                     }
                 }
             }
-            let own: Vec<f64> = kids.iter().map(|k| weight[k.index()]).collect();
+            let mut own: Vec<f64> = kids.iter().map(|k| weight[k.index()]).collect();
+            // Weights that are all zero say nothing about the steps' sizes: count them equally,
+            // else every step spans nothing and progress stays at 0 until the ending.
+            if own.iter().sum::<f64>() <= 0.0 {
+                for (w, k) in own.iter_mut().zip(kids) {
+                    if !chart.state(*k).is_final() && !chart.state(*k).is_pseudo() {
+                        *w = 1.0;
+                    }
+                }
+            }
             let (rank, w, looped) = ranks(kids, &edges, &own);
             for (i, k) in kids.iter().enumerate() {
                 in_loop[k.index()] = looped[i];
@@ -407,8 +416,11 @@ impl Machine {
                 .collect()
         };
         let goals = self.goals();
-        let (dist, _) = self.distances(snap);
-        let steps_remaining = goals.iter().filter_map(|g| dist[g.index()]).min();
+        let (dist, via) = self.distances(snap);
+        // The events on the route "next" and recovery follow, so the count and the path agree.
+        let steps_remaining = self
+            .route(snap, &dist, &via)
+            .map(|(_, path)| self.events_on(&path).len() as u32);
         let done = snap.halted || goals.iter().any(|g| snap.is_active(*g));
         Progress {
             overall,

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::event::{Event, claude_tool_name};
 use super::guard;
-use super::ir::{Guard, InputMatcher, StateId, StateKind, Transition, Trigger};
+use super::ir::{Guard, InputMatcher, Outcome, StateId, StateKind, Transition, Trigger};
 use super::machine::Machine;
 use super::snapshot::Snapshot;
 
@@ -40,6 +40,10 @@ pub struct Recovery {
     pub next: Vec<NextStep>,
     /// For a denied call: the calls to make first, ending with the call itself.
     pub path_to_denied: Option<Vec<NextStep>>,
+    /// The denied call's input fits no step: the path ends with the same tool called with the
+    /// input its step needs (the last step names it), not with the call as it was made.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub denied_input_differs: bool,
     /// The nearest ending's recovery or message.
     pub ending: Option<String>,
     /// Ready-to-print suggestions, most important first.
@@ -66,6 +70,21 @@ fn required_input(guard: &Option<Guard>, out: &mut Vec<(String, String)>) {
     if let Some(g) = guard {
         walk(g, out);
     }
+}
+
+/// Whether `input` satisfies the input matchers of a guard (other conditions are the step's
+/// business: they depend on where the sequence is when the call is made).
+fn input_fits(guard: &Option<Guard>, input: &serde_json::Value) -> bool {
+    fn walk(g: &Guard, input: &serde_json::Value) -> bool {
+        match g {
+            Guard::Input { pointer, matcher } => {
+                super::pattern::input_matches(input, pointer, matcher)
+            }
+            Guard::All { of } => of.iter().all(|g| walk(g, input)),
+            _ => true,
+        }
+    }
+    guard.as_ref().is_none_or(|g| walk(g, input))
 }
 
 impl Machine {
@@ -156,6 +175,70 @@ impl Machine {
         self.expected_next_with(snap, &dist, &via, &self.enabled_calls(snap))
     }
 
+    /// The ending "next" heads for and the edges leading there: the nearest success ending,
+    /// or, when none can be reached, the nearest error ending (an error ending is a way out,
+    /// not a goal). Next step, steps remaining and recovery all follow this one route.
+    pub(crate) fn route(
+        &self,
+        snap: &Snapshot,
+        dist: &[Option<u32>],
+        via: &[Option<super::graph::Edge>],
+    ) -> Option<(StateId, Vec<super::graph::Edge>)> {
+        let goal = self
+            .goals()
+            .into_iter()
+            .filter(|g| dist[g.index()].is_some() && !snap.is_active(*g))
+            .min_by_key(|g| {
+                let error = matches!(
+                    self.chart.state(*g).kind,
+                    StateKind::Final {
+                        outcome: Outcome::Error,
+                        ..
+                    }
+                );
+                (error, dist[g.index()].unwrap_or(u32::MAX))
+            })?;
+        Some((
+            goal,
+            self.start_with_a_call(self.path_to(via, goal, snap), snap),
+        ))
+    }
+
+    /// The events along `path`, as the agent reads them: a call as it is made, an event the
+    /// agent waits for by its name (`SessionEnd`, `prompt`).
+    pub(crate) fn events_on(&self, path: &[super::graph::Edge]) -> Vec<String> {
+        path.iter()
+            .filter(|e| e.cost > 0)
+            .map(|e| match self.describe_transition(e.transition) {
+                Some(n) => n.tool,
+                None => self.waited_for(e.transition),
+            })
+            .collect()
+    }
+
+    /// The event a transition waits for, by name (`SessionEnd`, `prompt`).
+    fn waited_for(&self, ti: usize) -> String {
+        match &self.chart.transitions[ti].trigger {
+            Trigger::Event(p) => {
+                let a = &p.alts[0];
+                match a.kind {
+                    Some(super::event::EventKind::Prompt) => "the user's prompt".into(),
+                    _ => a.glob.clone(),
+                }
+            }
+            _ => String::new(),
+        }
+    }
+
+    /// The events from the current configuration to the ending "next" heads for: the calls
+    /// to make and the events to wait for. Its length is the progress' steps remaining.
+    pub fn route_to_ending(&self, snap: &Snapshot) -> Vec<String> {
+        let (dist, via) = self.distances(snap);
+        self.route(snap, &dist, &via)
+            .map(|(_, path)| self.events_on(&path))
+            .unwrap_or_default()
+    }
+
     /// `expected_next` with the path search and the enabled calls already computed (recovery
     /// needs them several times; each search walks the whole graph).
     fn expected_next_with(
@@ -165,12 +248,7 @@ impl Machine {
         via: &[Option<super::graph::Edge>],
         enabled: &[NextStep],
     ) -> Option<NextStep> {
-        let goal = self
-            .goals()
-            .into_iter()
-            .filter(|g| dist[g.index()].is_some() && !snap.is_active(*g))
-            .min_by_key(|g| dist[g.index()].unwrap_or(u32::MAX))?;
-        let path = self.path_to(via, goal, snap);
+        let (_, path) = self.route(snap, dist, via)?;
         path.iter().find(|e| e.cost > 0).and_then(|e| {
             // Prefer the enabled form of the same transition (its guard holds now).
             enabled
@@ -205,9 +283,13 @@ impl Machine {
         rec.next = next;
 
         if let Some(ev) = denied {
-            rec.path_to_denied = self
-                .path_to_call(snap, ev, &dist, &via)
-                .map(|p| p.into_iter().map(|n| n.spelled_for(snap)).collect());
+            // A step the call fits as it was made; else one of the same tool with other input.
+            let (path, differs) = match self.path_to_call(snap, ev, &dist, &via, true) {
+                Some(p) => (Some(p), false),
+                None => (self.path_to_call(snap, ev, &dist, &via, false), true),
+            };
+            rec.denied_input_differs = differs && path.is_some();
+            rec.path_to_denied = path.map(|p| p.into_iter().map(|n| n.spelled_for(snap)).collect());
         }
         rec.ending = self.nearest_ending_hint(&dist);
 
@@ -223,15 +305,27 @@ impl Machine {
         rec.suggestions.extend(self.policy_hints(snap, denied));
         if let (Some(ev), Some(path)) = (denied, &rec.path_to_denied) {
             let tool = ev.claude_tool_name();
-            if path.len() > 1 {
-                let first: Vec<String> = path[..path.len() - 1]
-                    .iter()
-                    .map(|s| s.tool.clone())
-                    .collect();
-                rec.suggestions.push(format!(
+            let (last, before) = path
+                .split_last()
+                .map_or((None, &[][..]), |(l, b)| (Some(l), b));
+            let first: Vec<String> = before.iter().map(|s| s.tool.clone()).collect();
+            match last {
+                Some(last) if rec.denied_input_differs => {
+                    let after = if first.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" after: {}", first.join(" → "))
+                    };
+                    rec.suggestions.push(format!(
+                        "{tool} with this input fits no step; {} becomes legal{after}.",
+                        last.tool
+                    ));
+                }
+                Some(_) if !first.is_empty() => rec.suggestions.push(format!(
                     "{tool} becomes legal after: {}.",
                     first.join(" → ")
-                ));
+                )),
+                _ => {}
             }
         } else if let Some(ev) = denied {
             rec.suggestions.push(format!(
@@ -361,6 +455,7 @@ impl Machine {
         ev: &Event,
         dist: &[Option<u32>],
         via: &[Option<super::graph::Edge>],
+        exact: bool,
     ) -> Option<Vec<NextStep>> {
         let mut best: Option<(u32, StateId, usize)> = None;
         for s in &self.chart.states {
@@ -375,14 +470,19 @@ impl Machine {
                 let Trigger::Event(p) = &t.trigger else {
                     continue;
                 };
-                if p.names_tool(ev, &self.chart.aliases) && best.is_none_or(|(bd, _, _)| d < bd) {
+                let fits = if exact {
+                    p.matches(ev, &self.chart.aliases) && input_fits(&t.guard, &ev.input)
+                } else {
+                    p.names_tool(ev, &self.chart.aliases)
+                };
+                if fits && best.is_none_or(|(bd, _, _)| d < bd) {
                     best = Some((d, s.id, ti));
                 }
             }
         }
         let (_, state, ti) = best?;
         let mut steps: Vec<NextStep> = self
-            .path_to(via, state, snap)
+            .start_with_a_call(self.path_to(via, state, snap), snap)
             .iter()
             .filter(|e| e.cost > 0)
             .filter_map(|e| self.describe_transition(e.transition))

@@ -297,6 +297,24 @@ fn advice(m: &Machine, snap: &Snapshot, ev: &Event) -> (Option<String>, String) 
         .is_some_and(|n| n.blocked_by.is_some());
     // A refused step is not a call to make.
     let next = next.filter(|_| !stuck);
+    // "First" once, at the head of the path; the call itself closes it, with the input its
+    // step needs when the denied input fits no step.
+    let allowed_as = |last: &str| {
+        if recovery.denied_input_differs {
+            format!("{tool} is allowed only as {last}, not with this input")
+        } else {
+            // The same tool at another stage (its input) reads as that stage; a step bound to
+            // other calls too (`*`, `hope:loop | ExitPlanMode`) names the call that was made.
+            let head = last.split('(').next().unwrap_or(last);
+            let same_tool = head == tool || tool.ends_with(&format!("__{head}"));
+            let shown = if same_tool && last.len() > head.len() {
+                last
+            } else {
+                tool.as_str()
+            };
+            format!("{shown} is allowed")
+        }
+    };
     let next_text = match (&recovery.path_to_denied, &next) {
         _ if stuck => recovery.suggestions.first().cloned().unwrap_or_default(),
         (Some(path), _) if path.len() > 1 => {
@@ -305,9 +323,13 @@ fn advice(m: &Machine, snap: &Snapshot, ev: &Event) -> (Option<String>, String) 
                 .map(|s| s.tool.clone())
                 .collect();
             format!(
-                "Call {} first; then {tool} is allowed.",
-                first.join(", then ")
+                "First call {}; after that, {}.",
+                first.join(", then "),
+                allowed_as(&path[path.len() - 1].tool)
             )
+        }
+        (Some(path), _) if recovery.denied_input_differs && path.len() == 1 => {
+            format!("Here, {}.", allowed_as(&path[0].tool))
         }
         (_, Some(n)) => format!("Next: call {n}."),
         _ => String::new(),
