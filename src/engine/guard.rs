@@ -1,6 +1,7 @@
 //! Guard evaluation and data-only actions.
 
 use std::cmp::Ordering;
+use std::collections::BTreeMap;
 
 use serde_json::Value;
 
@@ -55,11 +56,17 @@ fn eval_in(guard: &Guard, snap: &Snapshot, input: Option<&Value>) -> bool {
 
 /// A variable by name, or a path into one (`config.sources`).
 fn lookup_var<'a>(snap: &'a Snapshot, name: &str) -> Option<&'a Value> {
-    if let Some(v) = snap.vars.get(name) {
+    var_path(&snap.vars, name)
+}
+
+/// `name` in `vars`, or a dotted path into one (`config.sources.0`): object keys and list
+/// indexes.
+pub fn var_path<'a>(vars: &'a BTreeMap<String, Value>, name: &str) -> Option<&'a Value> {
+    if let Some(v) = vars.get(name) {
         return Some(v);
     }
     let (head, rest) = name.split_once('.')?;
-    let mut cur = snap.vars.get(head)?;
+    let mut cur = vars.get(head)?;
     for part in rest.split('.') {
         cur = match cur {
             Value::Object(o) => o.get(part)?,

@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use super::guard::var_path;
+
 /// What a reference can name: the sequence's variables and flags.
 pub struct Scope<'a> {
     pub vars: &'a BTreeMap<String, Value>,
@@ -97,22 +99,11 @@ fn whole_reference(s: &str) -> Option<&str> {
 /// A variable, a path into one (`source.url`, `items.0`), or a flag (`flags.done`).
 fn lookup(snap: &Scope, name: &str) -> Option<Value> {
     let name = name.trim();
-    if let Some(v) = snap.vars.get(name) {
+    if let Some(v) = var_path(snap.vars, name) {
         return Some(v.clone());
     }
-    if let Some(flag) = name.strip_prefix("flags.") {
-        return snap.flags.get(flag).map(|b| Value::Bool(*b));
-    }
-    let (head, rest) = name.split_once('.')?;
-    let mut cur = snap.vars.get(head)?;
-    for part in rest.split('.') {
-        cur = match cur {
-            Value::Object(o) => o.get(part)?,
-            Value::Array(a) => a.get(part.parse::<usize>().ok()?)?,
-            _ => return None,
-        };
-    }
-    Some(cur.clone())
+    let flag = name.strip_prefix("flags.")?;
+    snap.flags.get(flag).map(|b| Value::Bool(*b))
 }
 
 /// A value as text: strings as they are, anything else as compact JSON.
