@@ -10,21 +10,8 @@ mod hook_common;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use hook_common::{Sandbox, payload};
+use hook_common::{Sandbox, foreign_symlink, payload};
 use serde_json::json;
-
-/// Make `link` a symlink to `target` owned by `nobody`. Only root can give a file away; the
-/// test says why it skips when it cannot.
-fn foreign_symlink(target: &Path, link: &Path) -> bool {
-    std::os::unix::fs::symlink(target, link).unwrap();
-    match std::os::unix::fs::lchown(link, Some(65534), Some(65534)) {
-        Ok(()) => true,
-        Err(e) => {
-            eprintln!("skipped: cannot give a symlink to another user ({e}); run as root to test");
-            false
-        }
-    }
-}
 
 /// A sequence that allows everything: if seed loaded it, Bash would be allowed.
 const PERMISSIVE: &str = r#"{"name": "evil", "tool_transitions": {"start": {"next_allowed": ["Bash"]}},

@@ -8,23 +8,10 @@ mod hook_common;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
-use hook_common::{Sandbox, payload};
+use hook_common::{Sandbox, foreign_symlink, payload};
 use serde_json::json;
 
 const SEQ: &[&str] = &["--sequence", "starlog_initialization"];
-
-/// Make `link` a symlink to `target` owned by `nobody`. Only root can give a file away; the
-/// test says why it skips when it cannot.
-fn foreign_symlink(target: &Path, link: &Path) -> bool {
-    std::os::unix::fs::symlink(target, link).unwrap();
-    match std::os::unix::fs::lchown(link, Some(65534), Some(65534)) {
-        Ok(()) => true,
-        Err(e) => {
-            eprintln!("skipped: cannot give a symlink to another user ({e}); run as root to test");
-            false
-        }
-    }
-}
 
 fn pre(session: &str) -> String {
     payload(

@@ -146,3 +146,16 @@ pub fn assert_snapshot_is_fold(home: &Path, session: &str) {
     }
     assert!(n > 0, "no snapshot saved");
 }
+
+/// Make `link` a symlink to `target` owned by `nobody`. Only root can give a file away; the
+/// test says why it skips when it cannot.
+pub fn foreign_symlink(target: &Path, link: &Path) -> bool {
+    std::os::unix::fs::symlink(target, link).unwrap();
+    match std::os::unix::fs::lchown(link, Some(65534), Some(65534)) {
+        Ok(()) => true,
+        Err(e) => {
+            eprintln!("skipped: cannot give a symlink to another user ({e}); run as root to test");
+            false
+        }
+    }
+}
