@@ -348,16 +348,18 @@ fn validate_exits_1_on_errors_and_0_with_warnings() {
 
 #[test]
 fn a_densely_connected_file_is_refused_by_its_transition_count_with_one_line() {
-    // 400 tools, each may follow each: 160,000 transitions, past the cap of 100,000.
-    let n = 400;
-    let all: Vec<String> = (0..n).map(|j| format!("\"t{j}\"")).collect();
-    let next = format!("{{\"next_allowed\": [{}]}}", all.join(","));
-    let tools: Vec<String> = (0..n).map(|i| format!("\"t{i}\": {next}")).collect();
-    let json = format!(
-        "{{\"name\": \"dense\", \"tool_transitions\": {{{}}}}}",
-        tools.join(",")
-    );
-    let e = load_text("dense.json", &json, &none).unwrap_err();
+    // n tools, each of which may follow each: n² transitions.
+    let dense = |n: usize| {
+        let all: Vec<String> = (0..n).map(|j| format!("\"t{j}\"")).collect();
+        let next = format!("{{\"next_allowed\": [{}]}}", all.join(","));
+        let tools: Vec<String> = (0..n).map(|i| format!("\"t{i}\": {next}")).collect();
+        format!(
+            "{{\"name\": \"dense\", \"tool_transitions\": {{{}}}}}",
+            tools.join(",")
+        )
+    };
+    // 160,000 transitions, past the cap of 100,000.
+    let e = load_text("dense.json", &dense(400), &none).unwrap_err();
     assert!(
         e.message.contains("a sequence may have at most 100000"),
         "{e}"
@@ -365,15 +367,7 @@ fn a_densely_connected_file_is_refused_by_its_transition_count_with_one_line() {
     assert!(!e.to_string().contains('\n'), "{e}");
 
     // Just under the cap (300 × 300 = 90,000) loads, and its trap is named in one short line.
-    let n = 300;
-    let all: Vec<String> = (0..n).map(|j| format!("\"t{j}\"")).collect();
-    let next = format!("{{\"next_allowed\": [{}]}}", all.join(","));
-    let tools: Vec<String> = (0..n).map(|i| format!("\"t{i}\": {next}")).collect();
-    let json = format!(
-        "{{\"name\": \"dense\", \"tool_transitions\": {{{}}}}}",
-        tools.join(",")
-    );
-    let loaded = load_text("dense.json", &json, &none).expect("loads");
+    let loaded = load_text("dense.json", &dense(300), &none).expect("loads");
     assert_eq!(loaded.chart.transitions.len(), 90_000 + 1);
     let lints = Machine::new(loaded.chart).lint();
     let trap = lints
