@@ -149,7 +149,7 @@ pub fn run(args: cli::InstallArgs, uninstall: bool) -> CmdResult {
             if uninstall {
                 Ok(super::install_mcp::remove(v).0)
             } else {
-                super::install_mcp::merge(v, &bin)
+                super::install_mcp::merge(v, &bin, sequence)
             }
         })?);
     }
