@@ -38,7 +38,9 @@ fn a_broken_initialize_names_the_field_and_a_good_one_still_works() {
             "initialize: `capabilities` is missing (an object; `{}` for none)",
         ),
         (
-            format!(r#"{{"protocolVersion": 5, "capabilities": {{}}, "clientInfo": {CLIENT_INFO}}}"#),
+            format!(
+                r#"{{"protocolVersion": 5, "capabilities": {{}}, "clientInfo": {CLIENT_INFO}}}"#
+            ),
             "initialize: `protocolVersion` must be a string such as \"2025-11-25\", got a number",
         ),
         (
@@ -115,7 +117,11 @@ fn a_notification_before_initialize_is_ignored_and_the_server_lives_on() {
         c.send_line(line);
     }
     let pong = send(&mut c, 1, "ping", "{}");
-    assert_eq!(pong["result"], json!({}), "nothing else was answered first: {pong}");
+    assert_eq!(
+        pong["result"],
+        json!({}),
+        "nothing else was answered first: {pong}"
+    );
     assert!(c.running());
     c.initialize();
     assert!(text(&c.call("sequences", json!({}))).contains("compound_intelligence"));

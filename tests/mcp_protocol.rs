@@ -326,7 +326,10 @@ fn an_over_long_line_is_an_invalid_request_and_the_server_keeps_answering() {
     );
     // The rest of that line was skipped, not read as a message of its own.
     let sequences = c.call("sequences", json!({}));
-    assert!(text(&sequences).contains("compound_intelligence"), "{sequences}");
+    assert!(
+        text(&sequences).contains("compound_intelligence"),
+        "{sequences}"
+    );
     // Just under the limit: an ordinary request.
     c.send_line(&call(32, LIMIT - 1));
     let reply = c.read_message();
