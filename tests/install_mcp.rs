@@ -1,14 +1,19 @@
 //! `seed install --mcp` / `seed uninstall --mcp` through the binary: the server entry in
-//! `.mcp.json` starts the sequence the hooks enforce, and only seed's entry is ever removed.
+//! `.mcp.json` starts the sequence the hooks enforce, only seed's entry is ever removed, and the
+//! backups keep your files as they were before seed, through reinstalls and uninstalls.
 
 mod mcp_common;
 mod project_common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use mcp_common::{Client, text};
 use project_common::{Project, seed_commands};
 use serde_json::{Value, json};
+
+fn backup(file: &Path) -> PathBuf {
+    PathBuf::from(format!("{}.seed-backup", file.display()))
+}
 
 fn read(file: &Path) -> String {
     std::fs::read_to_string(file).unwrap()
@@ -88,6 +93,85 @@ fn the_server_speaks_of_the_sequence_the_hooks_enforce() {
     let mut c = start_entry(&entry, &home);
     let who = text(&c.call("who_am_i", json!({})));
     assert!(who.starts_with("No sequence is active."), "{who}");
+}
+
+/// Install, reinstall with another sequence, uninstall: each backup still holds your file as it
+/// was before seed touched it, never seed's own version.
+#[test]
+fn backups_keep_the_original_through_reinstall_and_uninstall() {
+    let p = Project::new();
+    let settings = p.root().join(".claude/settings.local.json");
+    let mcp = p.root().join(".mcp.json");
+    let settings_original = "{\n  \"model\": \"opus\"\n}\n";
+    let mcp_original = "{\"mcpServers\": {\"github\": {\"command\": \"gh-mcp\"}}}\n";
+    std::fs::write(&settings, settings_original).unwrap();
+    std::fs::write(&mcp, mcp_original).unwrap();
+
+    let originals = |when: &str| {
+        assert_eq!(read(&backup(&settings)), settings_original, "{when}");
+        assert_eq!(read(&backup(&mcp)), mcp_original, "{when}");
+    };
+    ok(
+        &p,
+        &[
+            "install",
+            "--local",
+            "--mcp",
+            "--sequence",
+            "waypoint_journey",
+        ],
+    );
+    originals("after the install");
+    ok(
+        &p,
+        &[
+            "install",
+            "--local",
+            "--mcp",
+            "--sequence",
+            "giint_workflow",
+        ],
+    );
+    assert_eq!(
+        parse(&mcp)["mcpServers"]["seed"]["args"],
+        json!(["mcp", "--sequence", "giint_workflow"]),
+        "the reinstall did change the files"
+    );
+    originals("after a reinstall with another sequence");
+    ok(&p, &["uninstall", "--local", "--mcp"]);
+    originals("after the uninstall");
+    assert_eq!(
+        parse(&settings),
+        serde_json::from_str::<Value>(settings_original).unwrap()
+    );
+    assert_eq!(
+        parse(&mcp),
+        serde_json::from_str::<Value>(mcp_original).unwrap()
+    );
+
+    // Your edits after the uninstall are yours: the next install backs them up.
+    let edited = "{\"model\": \"sonnet\"}\n";
+    std::fs::write(&settings, edited).unwrap();
+    ok(&p, &["install", "--local"]);
+    assert_eq!(read(&backup(&settings)), edited);
+}
+
+/// A file that already holds seed's entries and has no backup (an older seed wrote it) is
+/// backed up once; from then on that backup stays.
+#[test]
+fn a_file_seed_already_changed_is_backed_up_once() {
+    let p = Project::new();
+    let mcp = p.root().join(".mcp.json");
+    let seeded = "{\"mcpServers\": {\"seed\": {\"command\": \"/old/seed\", \"args\": [\"mcp\"], \"env\": {\"SEED_MANAGED\": \"1\"}}}}\n";
+    std::fs::write(&mcp, seeded).unwrap();
+    ok(&p, &["install", "--local", "--mcp"]);
+    assert_eq!(read(&backup(&mcp)), seeded);
+    ok(&p, &["install", "--local", "--mcp", "--sequence", "hope"]);
+    assert_eq!(
+        read(&backup(&mcp)),
+        seeded,
+        "not replaced by seed's newer version"
+    );
 }
 
 #[test]

@@ -12,6 +12,13 @@ pub fn is_seed_server(v: &Value) -> bool {
     v.pointer(&format!("/env/{TAG_VAR}")).is_some()
 }
 
+/// Whether a `.mcp.json` value holds seed's (tagged) server.
+pub fn has_seed_server(root: &Value) -> bool {
+    root.get("mcpServers")
+        .and_then(Value::as_object)
+        .is_some_and(|m| m.values().any(is_seed_server))
+}
+
 fn servers(root: &mut Map<String, Value>) -> Result<&mut Map<String, Value>, String> {
     let entry = root.entry("mcpServers").or_insert_with(|| json!({}));
     entry
