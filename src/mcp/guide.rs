@@ -231,11 +231,21 @@ pub fn how_do_i(ctx: &McpContext, args: &Map<String, Value>) -> Result<ToolOutpu
     let answer = howto::answer(b.machine(), &sections, &component);
     let mut structured = answer.structured;
     // Where the text came from: how_do_i.seed's sections, the sequence's steps, or both.
+    // Every source that answered: how_do_i.seed's sections (`file`), the steps of the session's
+    // or the active sequence, seed's own tools (`seed`); the basis when none did.
     let has = |key: &str| structured[key].as_array().is_some_and(|a| !a.is_empty());
-    let source = match (has("sections"), has("steps")) {
-        (true, false) => "file".to_string(),
-        (true, true) => format!("file+{}", b.name()),
-        _ => b.name().to_string(),
+    let sources: Vec<&str> = [
+        ("sections", "file"),
+        ("steps", b.name()),
+        ("seed_tools", "seed"),
+    ]
+    .into_iter()
+    .filter(|(key, _)| has(key))
+    .map(|(_, name)| name)
+    .collect();
+    let source = match sources.is_empty() {
+        true => b.name().to_string(),
+        false => sources.join("+"),
     };
     if let Some(o) = structured.as_object_mut() {
         o.insert("source".into(), json!(source));
