@@ -264,3 +264,125 @@ fn add_to_seed_refuses_names_the_configuration_mentions() {
     );
     assert_eq!(other["result"]["isError"], false, "{other}");
 }
+
+const DIAGRAM: &str = "stateDiagram-v2\n    [*] --> Plan\n    Plan --> Build : mcp__tasks__plan\n    Build --> [*] : mcp__tasks__ship\n";
+
+/// A Mermaid proposal comes with its manifest: both are checked as one sequence (the manifest
+/// reading the diagram), and saved together or not at all.
+#[test]
+fn add_to_seed_checks_a_mermaid_diagram_with_its_manifest_and_saves_both() {
+    let home = tempfile::tempdir().unwrap();
+    let mut c = Client::start(home.path(), None);
+    let manifest = "name = \"my_flow\"\ndiagram = \"flow.mmd\"\nenforcement = \"observe\"\n";
+    let propose = |c: &mut Client, text: &str, manifest: &str, write: bool| {
+        c.call(
+            "add_to_seed",
+            json!({"file_name": "flow.mmd", "text": text, "manifest": manifest, "write": write}),
+        )
+    };
+
+    let checked = propose(&mut c, DIAGRAM, manifest, false);
+    assert_eq!(checked["result"]["isError"], false, "{checked}");
+    assert!(
+        text(&checked).starts_with("ok   flow.toml: \"my_flow\", 3 states"),
+        "checked as the manifest's sequence: {checked}"
+    );
+    for (bad_diagram, bad_manifest, why) in [
+        (
+            DIAGRAM,
+            "name = \"my_flow\"\ndiagram = \"flow.mmd\"\n[[policy]]\nstate = \"Nowhere\"\nallow = [\"Read\"]\n",
+            "flow.toml:4:9: error[load]: no state `Nowhere`",
+        ),
+        ("stateDiagram-v2\n    [*] --> \n", manifest, "flow.mmd:"),
+        (
+            DIAGRAM,
+            "name = \"my_flow\"\ndiagram = \"other.mmd\"\n",
+            "set `diagram = \"flow.mmd\"`",
+        ),
+    ] {
+        let answer = propose(&mut c, bad_diagram, bad_manifest, true);
+        assert_eq!(answer["result"]["isError"], true, "{answer}");
+        assert!(text(&answer).contains(why), "{why}: {answer}");
+        assert!(text(&answer).contains("not saved: fix the errors first"));
+    }
+    assert!(!home.path().join("sequences").exists(), "nothing written");
+
+    let saved = propose(&mut c, DIAGRAM, manifest, true);
+    assert_eq!(saved["result"]["isError"], false, "{saved}");
+    let dir = home.path().join("sequences");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("flow.mmd")).unwrap(),
+        DIAGRAM
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("flow.toml")).unwrap(),
+        manifest
+    );
+    assert_eq!(
+        structured(&saved)["files"].as_array().map(Vec::len),
+        Some(2),
+        "{saved}"
+    );
+    let cli = mcp_common::seed(home.path())
+        .arg("validate")
+        .arg(dir.join("flow.toml"))
+        .output()
+        .unwrap();
+    assert_eq!(cli.status.code(), Some(0), "the saved pair is a sequence");
+
+    // Saved again: refused, and the existing pair is untouched.
+    let again = propose(
+        &mut c,
+        DIAGRAM,
+        "name = \"other\"\ndiagram = \"flow.mmd\"\n",
+        true,
+    );
+    assert_eq!(again["result"]["isError"], true, "{again}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("flow.toml")).unwrap(),
+        manifest
+    );
+}
+
+/// The extension picks the dialect: without one (or with a manifest's), the answer says which
+/// are accepted; a manifest goes only with a diagram.
+#[test]
+fn add_to_seed_says_which_file_names_it_accepts() {
+    let home = tempfile::tempdir().unwrap();
+    let mut c = Client::start(home.path(), None);
+    let accepted = ".json (master sequence), .yaml or .yml (workflow) or .mmd (Mermaid diagram, its TOML manifest as `manifest`)";
+    for (args, message) in [
+        (
+            json!({"file_name": "flow", "text": DIAGRAM}),
+            format!("`file_name` must end in {accepted}, got `flow`"),
+        ),
+        (
+            json!({"file_name": "flow.txt", "text": DIAGRAM}),
+            format!("`file_name` must end in {accepted}, got `flow.txt`"),
+        ),
+        (
+            json!({"file_name": "flow.toml", "text": "name = \"x\""}),
+            "`file_name` names the Mermaid diagram, not its manifest: pass the diagram as `text` with file_name flow.mmd and the manifest as `manifest`".into(),
+        ),
+        (
+            json!({"file_name": "flow.json", "text": "{}", "manifest": "name = \"x\""}),
+            "`manifest` goes with a Mermaid diagram (a file_name ending in .mmd), not `flow.json`".into(),
+        ),
+        (
+            json!({"file_name": "flow.mmd", "manifest": "name = \"x\""}),
+            "`manifest` needs its diagram: pass the Mermaid diagram as `text`".into(),
+        ),
+        (
+            json!({"file_name": "flow.mmd", "text": DIAGRAM, "manifest": 3}),
+            "`manifest` must be a string, got a number".into(),
+        ),
+    ] {
+        let answer = c.call("add_to_seed", args.clone());
+        assert_eq!(answer["result"]["isError"], true, "{args}: {answer}");
+        assert_eq!(
+            text(&answer),
+            format!("seed: invalid arguments for `add_to_seed`: {message}"),
+            "{args}"
+        );
+    }
+}

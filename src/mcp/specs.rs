@@ -115,7 +115,8 @@ pub fn specs() -> Vec<ToolSpec> {
                 "type": "object",
                 "properties": {
                     "file_name": { "type": "string", "description": "e.g. my_flow.json, my_flow.yaml, my_flow.mmd (the extension picks the dialect)" },
-                    "text": { "type": "string", "description": "The proposed sequence" },
+                    "text": { "type": "string", "description": "The proposed sequence (for Mermaid, the diagram)" },
+                    "manifest": { "type": "string", "description": "A Mermaid diagram's TOML manifest, checked (and saved as <stem>.toml) with it; its `diagram` names file_name" },
                     "write": { "type": "boolean", "description": "Save it under the state directory's sequences/ when it validates (default false)" }
                 },
                 "additionalProperties": false
