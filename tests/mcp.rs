@@ -126,3 +126,65 @@ fn validate_is_an_error_exactly_when_the_cli_exits_1() {
         (cli, json!(exit == 1))
     );
 }
+
+/// Each tool `tools/list` shows is called through the stdio client and its result checked
+/// against what it must say for this state; a tool added to the list without a case here
+/// fails the test.
+#[test]
+fn every_listed_tool_answers_over_stdio() {
+    let home = tempfile::tempdir().unwrap();
+    hook_call(home.path(), "mcp__seed__who_am_i", "toolu_1");
+    std::fs::write(
+        home.path().join("how_do_i.seed"),
+        "## carton\nAdd concepts.\n",
+    )
+    .unwrap();
+    let mut c = Client::start(home.path(), Some(SESSION));
+    let cli_status = cli_json(seed(home.path()).args(["status", "--session", SESSION, "--json"]));
+    let next = cli_status["next"]["tool"].as_str().unwrap().to_string();
+    assert_eq!(next, "mcp__seed__what_do_i_do");
+
+    let list = c.request("tools/list", json!({}));
+    let names: Vec<String> = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(names.len(), 8);
+    for name in &names {
+        let args = match name.as_str() {
+            "how_do_i" => json!({"component": "carton"}),
+            "add_to_seed" => json!({"file_name": "mine.json",
+                "text": r#"{"name": "mine", "tool_transitions": {"a": {"next_allowed": ["b"]}}}"#}),
+            _ => json!({}),
+        };
+        let answer = c.call(name, args);
+        assert_eq!(answer["result"]["isError"], false, "{name}: {answer}");
+        let (t, s) = (text(&answer), &answer["result"]["structuredContent"]);
+        match name.as_str() {
+            "status" => assert_eq!(s, &cli_status),
+            "recovery" => assert_eq!(
+                t.trim_end(),
+                stdout_of(seed(home.path()).args(["recovery", "--session", SESSION])).trim_end()
+            ),
+            "sequences" => assert_eq!(t, stdout_of(seed(home.path()).arg("sequences"))),
+            "validate" => assert_eq!(t, stdout_of(seed(home.path()).arg("validate"))),
+            "who_am_i" => {
+                assert!(t.contains("\"compound_intelligence\""), "{t}");
+                assert_eq!(s["source"], "session");
+            }
+            // The next step `status` names, in the agent's spelling.
+            "what_do_i_do" => assert!(t.contains(&format!("Do next: call {next}")), "{t}"),
+            "how_do_i" => assert_eq!(
+                (t.as_str(), &s["source"]),
+                ("Add concepts.", &json!("file"))
+            ),
+            "add_to_seed" => {
+                assert_eq!(s["valid"], true, "{answer}");
+                assert!(!home.path().join("sequences/mine.json").exists());
+            }
+            other => panic!("`{other}` is listed but has no case here"),
+        }
+    }
+}

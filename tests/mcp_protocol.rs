@@ -298,3 +298,41 @@ fn the_last_request_without_a_newline_is_answered() {
         assert!(replies[1].get(want).is_some(), "{}", replies[1]);
     }
 }
+
+/// A line longer than the 16 MiB limit is not buffered: it is answered once with an invalid
+/// request (`id: null`, the id is somewhere in the part that was thrown away), and the server
+/// keeps answering. A line just under the limit is read as usual.
+#[test]
+fn an_over_long_line_is_an_invalid_request_and_the_server_keeps_answering() {
+    const LIMIT: usize = 16 * 1024 * 1024;
+    let home = tempfile::tempdir().unwrap();
+    let mut c = Client::start(home.path(), None);
+    let call = |id: u64, pad: usize| {
+        let head = format!(
+            r#"{{"jsonrpc": "2.0", "id": {id}, "method": "tools/call", "params": {{"name": "sequences", "arguments": {{}}, "pad": ""#
+        );
+        let tail = r#""}}"#;
+        format!("{head}{}{tail}", "x".repeat(pad - head.len() - tail.len()))
+    };
+    let long = call(31, LIMIT + 2);
+    assert_eq!(long.len(), LIMIT + 2);
+    c.send_line(&long);
+    let reply = c.read_message();
+    assert_eq!(reply["id"], Value::Null, "{reply}");
+    assert_eq!(reply["error"]["code"], -32600, "{reply}");
+    assert_eq!(
+        error_message(&reply),
+        format!("invalid request: longer than {LIMIT} bytes")
+    );
+    // The rest of that line was skipped, not read as a message of its own.
+    let sequences = c.call("sequences", json!({}));
+    assert!(
+        text(&sequences).contains("compound_intelligence"),
+        "{sequences}"
+    );
+    // Just under the limit: an ordinary request.
+    c.send_line(&call(32, LIMIT - 1));
+    let reply = c.read_message();
+    assert_eq!(reply["id"], 32);
+    assert!(text(&reply).contains("compound_intelligence"), "{reply}");
+}

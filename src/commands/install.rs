@@ -1,9 +1,9 @@
 //! `seed install` / `seed uninstall`: merge seed's hook entries into a Claude Code settings
 //! file (and with `--mcp` its server into `.mcp.json`), idempotently. seed's handlers are
 //! tagged with a shell comment (`# seed-managed`) so they can be found again; every other key
-//! and hook is kept; a file that does not parse is refused and left untouched; the previous
-//! file is kept as `<file>.seed-backup`. Every file is prepared first and written only when
-//! all of them can be: an install is whole or not at all.
+//! and hook is kept; a file that does not parse is refused and left untouched; your file as it
+//! was before seed changed it is kept as `<file>.seed-backup`. Every file is prepared first and
+//! written only when all of them can be: an install is whole or not at all.
 
 mod files;
 mod hooks;
@@ -127,6 +127,21 @@ struct Change {
     old: Option<String>,
     new_text: String,
     changed: bool,
+    /// Keep the old text as `<file>.seed-backup` (see `wants_backup`).
+    backup: bool,
+}
+
+fn backup_path(path: &Path) -> PathBuf {
+    PathBuf::from(format!("{}.seed-backup", path.display()))
+}
+
+/// The backup keeps your file as it was before seed changed it: it is written when the file
+/// holds none of seed's entries (your own version), or when there is no backup yet. A file
+/// that already holds seed's entries is seed's own version: backing it up over an existing
+/// backup (a second install, an uninstall) would lose your original.
+fn wants_backup(path: &Path, old: Option<&Value>, holds_seed: impl Fn(&Value) -> bool) -> bool {
+    let exists = std::fs::symlink_metadata(backup_path(path)).is_ok();
+    old.is_some_and(|v| !holds_seed(v) || !exists)
 }
 
 pub fn run(args: cli::InstallArgs, uninstall: bool) -> CmdResult {
@@ -136,7 +151,8 @@ pub fn run(args: cli::InstallArgs, uninstall: bool) -> CmdResult {
     let sequence = args.sequence.as_deref();
     // Every file is read, parsed and changed in memory first: one that cannot be (bad JSON,
     // a foreign `seed` server) stops the install before anything is written.
-    let mut changes = vec![prepare(&path, uninstall, "hooks", |v| {
+    let holds_hooks = |v: &Value| !find_entries(v).is_empty();
+    let mut changes = vec![prepare(&path, uninstall, "hooks", holds_hooks, |v| {
         if uninstall {
             remove(v).map(|r| r.0)
         } else {
@@ -145,13 +161,20 @@ pub fn run(args: cli::InstallArgs, uninstall: bool) -> CmdResult {
     })?];
     if args.mcp {
         let mcp_path = project_root().join(".mcp.json");
-        changes.push(prepare(&mcp_path, uninstall, "MCP server", |v| {
-            if uninstall {
-                Ok(super::install_mcp::remove(v).0)
-            } else {
-                super::install_mcp::merge(v, &bin)
-            }
-        })?);
+        let holds_server = super::install_mcp::has_seed_server;
+        changes.push(prepare(
+            &mcp_path,
+            uninstall,
+            "MCP server",
+            holds_server,
+            |v| {
+                if uninstall {
+                    Ok(super::install_mcp::remove(v).0)
+                } else {
+                    super::install_mcp::merge(v, &bin, sequence)
+                }
+            },
+        )?);
     }
     if args.dry_run {
         for c in &changes {
@@ -179,11 +202,13 @@ pub fn run(args: cli::InstallArgs, uninstall: bool) -> CmdResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Read `path`, refuse it when it does not parse, and apply `change` in memory.
+/// Read `path`, refuse it when it does not parse, and apply `change` in memory. `holds_seed`
+/// tells whether a value of this file already holds seed's entries.
 fn prepare(
     path: &Path,
     uninstall: bool,
     what: &'static str,
+    holds_seed: impl Fn(&Value) -> bool,
     change: impl FnOnce(Value) -> Result<Value, String>,
 ) -> Result<Change, super::CmdError> {
     let old = match std::fs::read_to_string(path) {
@@ -193,6 +218,7 @@ fn prepare(
     };
     let current = parse_settings(path, old.as_deref().unwrap_or(""))?;
     let before = current.clone();
+    let backup = wants_backup(path, old.as_ref().map(|_| &before), holds_seed);
     let new_value = change(current).map_err(|e| format!("{}: {e}", path.display()))?;
     let new_text = if uninstall && old.is_none() {
         String::new()
@@ -210,6 +236,7 @@ fn prepare(
         old,
         new_text,
         changed,
+        backup,
     })
 }
 
@@ -234,8 +261,8 @@ fn commit(c: &Change, uninstall: bool) -> Result<(), super::CmdError> {
         outln!("no change: {shown} is already as seed wants it")?;
         return Ok(());
     }
-    if let Some(o) = &c.old {
-        let backup = PathBuf::from(format!("{shown}.seed-backup"));
+    if let Some(o) = c.old.as_ref().filter(|_| c.backup) {
+        let backup = backup_path(&c.path);
         replace_file_like(&backup, o, Some(&c.path))
             .map_err(|e| format!("{}: cannot write backup: {e}", backup.display()))?;
     }

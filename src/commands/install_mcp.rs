@@ -12,6 +12,13 @@ pub fn is_seed_server(v: &Value) -> bool {
     v.pointer(&format!("/env/{TAG_VAR}")).is_some()
 }
 
+/// Whether a `.mcp.json` value holds seed's (tagged) server.
+pub fn has_seed_server(root: &Value) -> bool {
+    root.get("mcpServers")
+        .and_then(Value::as_object)
+        .is_some_and(|m| m.values().any(is_seed_server))
+}
+
 fn servers(root: &mut Map<String, Value>) -> Result<&mut Map<String, Value>, String> {
     let entry = root.entry("mcpServers").or_insert_with(|| json!({}));
     entry
@@ -19,7 +26,17 @@ fn servers(root: &mut Map<String, Value>) -> Result<&mut Map<String, Value>, Str
         .ok_or_else(|| "`mcpServers` is not an object; the file was left untouched".to_string())
 }
 
-pub fn merge(mut root: Value, bin: &str) -> Result<Value, String> {
+/// The arguments of `seed mcp`: the sequence the hooks of the same install enforce, so the
+/// server speaks of it before any session has recorded one.
+pub fn server_args(sequence: Option<&str>) -> Vec<String> {
+    let mut args = vec!["mcp".to_string()];
+    if let Some(s) = sequence {
+        args.extend(["--sequence".to_string(), s.to_string()]);
+    }
+    args
+}
+
+pub fn merge(mut root: Value, bin: &str, sequence: Option<&str>) -> Result<Value, String> {
     let obj = root.as_object_mut().ok_or("not a JSON object")?;
     let map = servers(obj)?;
     if let Some(existing) = map.get(SERVER)
@@ -31,7 +48,7 @@ pub fn merge(mut root: Value, bin: &str) -> Result<Value, String> {
     }
     map.insert(
         SERVER.into(),
-        json!({ "type": "stdio", "command": bin, "args": ["mcp"], "env": { TAG_VAR: "1" } }),
+        json!({ "type": "stdio", "command": bin, "args": server_args(sequence), "env": { TAG_VAR: "1" } }),
     );
     Ok(root)
 }
@@ -68,8 +85,8 @@ mod tests {
     #[test]
     fn merge_is_idempotent_and_keeps_other_servers() {
         let start = json!({"mcpServers": {"github": {"command": "gh-mcp"}}, "other": 1});
-        let once = merge(start.clone(), "seed").unwrap();
-        assert_eq!(merge(once.clone(), "seed").unwrap(), once);
+        let once = merge(start.clone(), "seed", None).unwrap();
+        assert_eq!(merge(once.clone(), "seed", None).unwrap(), once);
         assert_eq!(once["mcpServers"]["github"], json!({"command": "gh-mcp"}));
         assert_eq!(once["mcpServers"]["seed"]["args"], json!(["mcp"]));
         let (back, n) = remove(once);
@@ -77,10 +94,22 @@ mod tests {
     }
 
     #[test]
+    fn the_server_gets_the_hooks_sequence_and_a_new_one_replaces_it() {
+        let with = merge(json!({}), "seed", Some("my flow")).unwrap();
+        assert_eq!(
+            with["mcpServers"]["seed"]["args"],
+            json!(["mcp", "--sequence", "my flow"]),
+            "an argument, not a shell word: no quoting"
+        );
+        let without = merge(with, "seed", None).unwrap();
+        assert_eq!(without["mcpServers"]["seed"]["args"], json!(["mcp"]));
+    }
+
+    #[test]
     fn a_foreign_seed_entry_is_refused() {
         let start = json!({"mcpServers": {"seed": {"command": "someone-else"}}});
-        assert!(merge(start.clone(), "seed").is_err());
+        assert!(merge(start.clone(), "seed", None).is_err());
         assert_eq!(remove(start.clone()), (start, 0));
-        assert!(merge(json!({"mcpServers": []}), "seed").is_err());
+        assert!(merge(json!({"mcpServers": []}), "seed", None).is_err());
     }
 }

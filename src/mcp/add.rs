@@ -1,6 +1,8 @@
-//! `add_to_seed`: how to extend seed, and a check of a proposed sequence (saved only when
-//! asked, with the store's permissions, as a new file that changes no existing sequence).
+//! `add_to_seed`: how to extend seed, and a check of a proposed sequence — one file, or a
+//! Mermaid diagram with its manifest, checked together (saved only when asked, with the store's
+//! permissions, as new files that change no existing sequence).
 
+use std::cell::RefCell;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -13,12 +15,63 @@ use crate::dialects;
 use crate::store::sessions;
 
 const ADD_HELP: &str = "How to add to seed:\n\
-- A sequence: write a file in one of the dialects — master-sequence JSON (`.json`: tool_transitions, state_constraints, state_readers, progress_layers), workflow YAML (`.yaml`: nodes, preconditions, consequences, endings) or a Mermaid stateDiagram-v2 (`.mmd`, with a `.toml` manifest for bindings) — into the project's `.seed/sequences/` or the state directory's `sequences/`, then run `seed validate FILE`. Pass `text` and `file_name` to this tool to validate a proposal without writing it; with `write: true` a valid proposal is saved as a new sequence (never over an existing file, a built-in or a sequence a session is running).\n\
+- A sequence: write a file in one of the dialects — master-sequence JSON (`.json`: tool_transitions, state_constraints, state_readers, progress_layers), workflow YAML (`.yaml`: nodes, preconditions, consequences, endings) or a Mermaid stateDiagram-v2 (`.mmd`, with a `.toml` manifest for bindings) — into the project's `.seed/sequences/` or the state directory's `sequences/`, then run `seed validate FILE`. Pass `text` and `file_name` to this tool to validate a proposal without writing it (for Mermaid, the diagram as `text` and its manifest as `manifest`, whose `diagram` names `file_name`); with `write: true` a valid proposal is saved as a new sequence (never over an existing file, a built-in or a sequence a session is running).\n\
 - A content file: `who_am_i.seed`, `what_do_i_do.seed` (plain text) or `how_do_i.seed` (one `## component` section per component) in the state directory; seed serves them from this server's tools.";
+
+/// The extensions a proposal's `file_name` may have, and what each holds.
+const ACCEPTED: &str = ".json (master sequence), .yaml or .yml (workflow) or .mmd (Mermaid diagram, its TOML manifest as `manifest`)";
+
+/// A proposed sequence: its files (name, text), the first being the one validated and saved
+/// first.
+struct Proposal {
+    files: Vec<(String, String)>,
+}
+
+/// The files of a proposal, checked as arguments: a plain name with an extension of a dialect;
+/// a manifest only beside a Mermaid diagram, saved as `<stem>.toml`.
+fn proposal(
+    file_name: String,
+    text: String,
+    manifest: Option<String>,
+) -> Result<Proposal, ToolError> {
+    if file_name.contains(['/', '\\']) || file_name.starts_with('.') {
+        return Err(ToolError::InvalidParams(
+            "`file_name` must be a plain file name such as my_flow.json".into(),
+        ));
+    }
+    let path = Path::new(&file_name);
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    match ext {
+        "json" | "yaml" | "yml" | "mmd" if !stem.is_empty() => {}
+        "toml" => {
+            return Err(ToolError::InvalidParams(format!(
+                "`file_name` names the Mermaid diagram, not its manifest: pass the diagram as `text` with file_name {stem}.mmd and the manifest as `manifest`"
+            )));
+        }
+        _ => {
+            return Err(ToolError::InvalidParams(format!(
+                "`file_name` must end in {ACCEPTED}, got `{file_name}`"
+            )));
+        }
+    }
+    let mut files = vec![(file_name.clone(), text)];
+    match manifest {
+        Some(m) if ext == "mmd" => files.push((format!("{stem}.toml"), m)),
+        Some(_) => {
+            return Err(ToolError::InvalidParams(format!(
+                "`manifest` goes with a Mermaid diagram (a file_name ending in .mmd), not `{file_name}`"
+            )));
+        }
+        None => {}
+    }
+    Ok(Proposal { files })
+}
 
 pub fn add_to_seed(ctx: &McpContext, args: &Map<String, Value>) -> Result<ToolOutput, ToolError> {
     let text = str_arg(args, "text")?;
     let file_name = str_arg(args, "file_name")?;
+    let manifest = str_arg(args, "manifest")?;
     let write = match args.get("write") {
         None | Some(Value::Null) => false,
         Some(Value::Bool(b)) => *b,
@@ -30,29 +83,45 @@ pub fn add_to_seed(ctx: &McpContext, args: &Map<String, Value>) -> Result<ToolOu
         }
     };
     let Some(text) = text else {
+        if manifest.is_some() {
+            return Err(ToolError::InvalidParams(
+                "`manifest` needs its diagram: pass the Mermaid diagram as `text`".into(),
+            ));
+        }
         return Ok(ToolOutput::ok(
             ADD_HELP.to_string(),
             json!({ "help": ADD_HELP }),
         ));
     };
     let file_name = file_name.unwrap_or_else(|| "proposal.json".into());
-    if file_name.contains(['/', '\\']) || file_name.starts_with('.') {
-        return Err(ToolError::InvalidParams(
-            "`file_name` must be a plain file name such as my_flow.json".into(),
-        ));
-    }
-    let loaded = dialects::load_text(&file_name, &text, &|_| None);
+    let proposal = proposal(file_name, text, manifest)?;
+    // A Mermaid sequence with a manifest is checked as one: the manifest, reading the diagram.
+    let (diagram_name, diagram) = &proposal.files[0];
+    let (checked, checked_text) = proposal.files.last().unwrap_or(&proposal.files[0]);
+    let asked = RefCell::new(Vec::new());
+    let resolve = |rel: &str| {
+        asked.borrow_mut().push(rel.to_string());
+        (rel == diagram_name).then(|| diagram.clone())
+    };
+    let loaded = dialects::load_text(checked, checked_text, &resolve);
     let chart_name = loaded.as_ref().ok().map(|l| l.chart.name.clone());
-    let report = validate::check(file_name.clone(), loaded);
+    let report = validate::check(checked.clone(), loaded);
     let ok = report.errors() == 0;
     let mut out = validate::render_text(std::slice::from_ref(&report));
-    let mut written = None;
+    if let Some(other) = asked.borrow().iter().find(|r| *r != diagram_name) {
+        out.push_str(&format!(
+            "the manifest reads `{other}`, but a proposal is one diagram and its manifest: set `diagram = \"{diagram_name}\"`\n"
+        ));
+    }
+    let mut written = Vec::new();
     let mut refused = None;
     if write && ok {
-        match save(ctx, &file_name, chart_name.as_deref(), &text) {
-            Ok(path) => {
-                out.push_str(&format!("saved to {}\n", path.display()));
-                written = Some(path.display().to_string());
+        match save(ctx, &proposal, chart_name.as_deref()) {
+            Ok(paths) => {
+                for p in &paths {
+                    out.push_str(&format!("saved to {}\n", p.display()));
+                }
+                written = paths.iter().map(|p| p.display().to_string()).collect();
             }
             Err(why) => {
                 out.push_str(&format!("not saved: {why}\n"));
@@ -64,7 +133,13 @@ pub fn add_to_seed(ctx: &McpContext, args: &Map<String, Value>) -> Result<ToolOu
     } else {
         out.push_str("not saved (pass write: true to save it)\n");
     }
-    let mut structured = json!({ "valid": ok, "report": report, "written": written });
+    // `written`: the file saved (the diagram, for a Mermaid proposal), `files`: every file.
+    let mut structured = json!({
+        "valid": ok,
+        "report": report,
+        "written": written.first(),
+        "files": written,
+    });
     if let Some(why) = &refused {
         structured["refused"] = json!(why);
     }
@@ -77,18 +152,19 @@ pub fn add_to_seed(ctx: &McpContext, args: &Map<String, Value>) -> Result<ToolOu
     })
 }
 
-/// Save a valid proposal under the state directory's `sequences/`, or say why not.
+/// Save a valid proposal under the state directory's `sequences/`, every file or none, or say
+/// why not.
 fn save(
     ctx: &McpContext,
-    file_name: &str,
+    proposal: &Proposal,
     chart_name: Option<&str>,
-    text: &str,
-) -> Result<PathBuf, String> {
+) -> Result<Vec<PathBuf>, String> {
     let state = ctx
         .state_dir
         .as_ref()
         .ok_or("no state directory: set SEED_HOME to save sequences")?;
     let dir = state.join("sequences");
+    let file_name = &proposal.files[0].0;
     let stem = Path::new(file_name)
         .file_stem()
         .and_then(|s| s.to_str())
@@ -104,15 +180,26 @@ fn save(
     let real = crate::store::paths::prepare_state(state).map_err(|e| e.to_string())?;
     let dir = real.join("sequences");
     crate::store::paths::ensure_dir_in(&real, &dir).map_err(|e| e.to_string())?;
-    let path = dir.join(file_name);
-    create_new(&path, text.as_bytes()).map_err(|e| match e.kind() {
-        std::io::ErrorKind::AlreadyExists => format!(
-            "{} already exists; seed never overwrites a sequence (choose another file_name)",
-            path.display()
-        ),
-        _ => format!("{}: {e}", path.display()),
-    })?;
-    Ok(path)
+    let mut saved: Vec<PathBuf> = Vec::new();
+    for (name, text) in &proposal.files {
+        let path = dir.join(name);
+        if let Err(e) = create_new(&path, text.as_bytes()) {
+            // All or nothing: a diagram without the manifest it was checked with is another
+            // sequence than the one validated.
+            for p in &saved {
+                let _ = std::fs::remove_file(p);
+            }
+            return Err(match e.kind() {
+                std::io::ErrorKind::AlreadyExists => format!(
+                    "{} already exists; seed never overwrites a sequence (choose another file_name)",
+                    path.display()
+                ),
+                _ => format!("{}: {e}", path.display()),
+            });
+        }
+        saved.push(path);
+    }
+    Ok(saved)
 }
 
 /// Why a sequence called `name` may not be added: a saved file would shadow or stand beside a

@@ -1,5 +1,6 @@
 //! `how_do_i(component)`: a component is a step, a tool or a whole MCP server of the sequence,
-//! or a section of `how_do_i.seed`. Names compare as seed compares tools: `starlog.orient`,
+//! one of seed's own tools (`seed.status`; `seed` for all of them), or a section of
+//! `how_do_i.seed`. Names compare as seed compares tools: `starlog.orient`,
 //! `mcp__starlog__orient` and `Starlog.Orient` are one component, and `starlog` is every
 //! `starlog.*` step and section.
 
@@ -8,7 +9,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Value, json};
 
 use super::content::Section;
-use crate::engine::event::canonical_tool_name;
+use super::specs;
+use crate::engine::event::{canonical_tool_name, claude_tool_name};
 use crate::engine::ir::State;
 use crate::engine::tool_name::spell_as_seen;
 use crate::engine::{Machine, Snapshot};
@@ -68,6 +70,48 @@ fn steps(m: &Machine) -> impl Iterator<Item = &State> {
     m.chart.states.iter().skip(1).filter(|s| !s.is_pseudo())
 }
 
+/// A step worth listing to the agent: one a call performs or leads to, or one that counts for
+/// progress. The master dialect's `start` and its constraint region (`no constraint`, one
+/// state per constraint, switched by readers) are neither: they are the chart's inner workings.
+fn listed(m: &Machine, s: &State) -> bool {
+    let called = || {
+        s.activity.is_some()
+            || m.chart
+                .transitions
+                .iter()
+                .enumerate()
+                .any(|(i, t)| t.targets.contains(&s.id) && m.describe_transition(i).is_some())
+    };
+    s.is_atomic_like() && (s.weight > 0.0 || called())
+}
+
+/// seed's own tools a name asks for: `seed.status` that one, `seed` all of them.
+fn seed_tools(want: &str) -> Vec<&'static str> {
+    if want == specs::SERVER {
+        return specs::NAMES.to_vec();
+    }
+    want.strip_prefix(specs::SERVER)
+        .and_then(|t| t.strip_prefix('.'))
+        .and_then(|t| specs::NAMES.iter().copied().find(|n| *n == t))
+        .into_iter()
+        .collect()
+}
+
+/// What seed's own tools `tools` do, named as the session calls them.
+fn seed_help(tools: &[&str], plugins: &BTreeMap<String, String>) -> String {
+    tools
+        .iter()
+        .filter_map(|t| {
+            let called = spell_as_seen(
+                &claude_tool_name(&format!("{}.{t}", specs::SERVER)),
+                plugins,
+            );
+            specs::help(t, &called)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// `at`: the sequence and where the session stands (suggested calls are spelled as its calls
 /// showed them).
 pub fn answer(at: Option<(&Machine, &Snapshot)>, sections: &[Section], component: &str) -> Answer {
@@ -76,8 +120,9 @@ pub fn answer(at: Option<(&Machine, &Snapshot)>, sections: &[Section], component
     let describe_step = |m: &Machine, st: &State| describe_step(m, &plugins, st);
     let want = normalize(component);
     if let Some(s) = sections.iter().find(|s| normalize(&s.heading) == want) {
-        return found(component, s.body.clone(), &[], std::slice::from_ref(s));
+        return found(component, s.body.clone(), &[], std::slice::from_ref(s), &[]);
     }
+    let own = seed_tools(&want);
     let matched: Vec<(&State, Match)> = m
         .map(|m| {
             steps(m)
@@ -91,8 +136,9 @@ pub fn answer(at: Option<(&Machine, &Snapshot)>, sections: &[Section], component
         .map(|(s, _)| *s)
         .collect();
     if let (Some(m), false) = (m, exact.is_empty()) {
-        let text: Vec<String> = exact.iter().map(|s| describe_step(m, s)).collect();
-        return found(component, text.join("\n"), &exact, &[]);
+        let mut text: Vec<String> = exact.iter().map(|s| describe_step(m, s)).collect();
+        text.extend((!own.is_empty()).then(|| seed_help(&own, &plugins)));
+        return found(component, text.join("\n"), &exact, &[], &own);
     }
     let under: Vec<&State> = matched.iter().map(|(s, _)| *s).collect();
     let under_sections: Vec<Section> = sections
@@ -100,7 +146,7 @@ pub fn answer(at: Option<(&Machine, &Snapshot)>, sections: &[Section], component
         .filter(|s| compare(&s.heading, &want) == Some(Match::Under))
         .cloned()
         .collect();
-    if under.is_empty() && under_sections.is_empty() {
+    if under.is_empty() && under_sections.is_empty() && own.is_empty() {
         return unknown(m, sections, component);
     }
     let mut parts = Vec::new();
@@ -117,28 +163,38 @@ pub fn answer(at: Option<(&Machine, &Snapshot)>, sections: &[Section], component
             .iter()
             .map(|s| format!("## {}\n{}\n", s.heading, s.body)),
     );
-    found(component, parts.join("\n"), &under, &under_sections)
+    if !own.is_empty() {
+        parts.push(seed_help(&own, &plugins));
+    }
+    found(component, parts.join("\n"), &under, &under_sections, &own)
 }
 
-fn found(component: &str, text: String, steps: &[&State], sections: &[Section]) -> Answer {
+fn found(
+    component: &str,
+    text: String,
+    steps: &[&State],
+    sections: &[Section],
+    seed_tools: &[&str],
+) -> Answer {
     let structured = json!({
         "component": component,
         "found": true,
         "steps": steps.iter().map(|s| s.key.as_str()).collect::<Vec<_>>(),
         "sections": sections.iter().map(|s| s.heading.as_str()).collect::<Vec<_>>(),
+        "seed_tools": seed_tools,
         "text": text,
     });
     Answer { text, structured }
 }
 
 fn unknown(m: Option<&Machine>, sections: &[Section], component: &str) -> Answer {
-    let mut servers = BTreeSet::new();
+    let mut servers = BTreeSet::from([specs::SERVER.to_string()]);
     let mut step_names = Vec::new();
     for s in m.into_iter().flat_map(steps) {
         if let Some((server, _)) = normalize(&s.name).split_once('.') {
             servers.insert(server.to_string());
         }
-        if s.is_atomic_like() {
+        if m.is_some_and(|m| listed(m, s)) {
             step_names.push(s.label.clone());
         }
     }
@@ -157,21 +213,18 @@ fn unknown(m: Option<&Machine>, sections: &[Section], component: &str) -> Answer
     let known = [
         list("servers", &servers),
         list("steps", &step_refs),
+        list("seed's own tools", &specs::NAMES),
         list("how_do_i.seed sections", &headings),
     ]
     .concat();
-    if known.is_empty() {
-        text.push_str(
-            "No components are known: no sequence is active and how_do_i.seed has no sections.\n",
-        );
-    } else {
-        text.push_str("Known components:\n");
-        text.push_str(&known);
-    }
+    text.push_str("Known components:\n");
+    text.push_str(&known);
     let structured = json!({
         "component": component,
         "found": false,
-        "known": { "servers": servers, "steps": step_refs, "sections": headings },
+        "known": {
+            "servers": servers, "steps": step_refs, "seed_tools": specs::NAMES, "sections": headings
+        },
         "text": text,
     });
     Answer { text, structured }

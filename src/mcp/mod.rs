@@ -6,6 +6,7 @@ pub mod content;
 mod guide;
 pub mod howto;
 mod in_flight;
+mod lifecycle;
 mod params;
 pub mod specs;
 pub mod tools;

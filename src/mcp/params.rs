@@ -59,6 +59,9 @@ fn tools_call(params: Option<&Value>) -> String {
 pub fn custom_request_error(method: &str, params: Option<&Value>) -> McpError {
     match method {
         "tools/call" => McpError::invalid_params(tools_call(params), None),
+        "initialize" => {
+            McpError::invalid_params(super::lifecycle::initialize_params_error(params), None)
+        }
         m if MCP_METHODS.contains(&m) => {
             let got = params.map_or("nothing", kind);
             McpError::invalid_params(

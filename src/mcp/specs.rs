@@ -30,6 +30,34 @@ fn session_args() -> Value {
     })
 }
 
+/// The server name seed's own tools are called under (`mcp__seed__status`).
+pub const SERVER: &str = "seed";
+
+/// One of seed's own tools for `how_do_i`: what it does and its arguments. `called` is the
+/// tool as the agent calls it (`mcp__seed__status`, or the plugin's spelling).
+pub fn help(name: &str, called: &str) -> Option<String> {
+    let spec = specs().into_iter().find(|s| s.name == name)?;
+    let mut text = format!(
+        "`{called}` is seed's own tool `{name}`: {}\n",
+        spec.description
+    );
+    let args: Vec<String> = spec.schema["properties"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(arg, p)| match p["description"].as_str() {
+            Some(d) => format!("`{arg}` ({d})"),
+            None => format!("`{arg}`"),
+        })
+        .collect();
+    if args.is_empty() {
+        text.push_str("It takes no arguments.\n");
+    } else {
+        text.push_str(&format!("Arguments: {}.\n", args.join(", ")));
+    }
+    Some(text)
+}
+
 pub fn specs() -> Vec<ToolSpec> {
     vec![
         ToolSpec {
@@ -87,7 +115,8 @@ pub fn specs() -> Vec<ToolSpec> {
                 "type": "object",
                 "properties": {
                     "file_name": { "type": "string", "description": "e.g. my_flow.json, my_flow.yaml, my_flow.mmd (the extension picks the dialect)" },
-                    "text": { "type": "string", "description": "The proposed sequence" },
+                    "text": { "type": "string", "description": "The proposed sequence (for Mermaid, the diagram)" },
+                    "manifest": { "type": "string", "description": "A Mermaid diagram's TOML manifest, checked (and saved as <stem>.toml) with it; its `diagram` names file_name" },
                     "write": { "type": "boolean", "description": "Save it under the state directory's sequences/ when it validates (default false)" }
                 },
                 "additionalProperties": false

@@ -134,7 +134,7 @@ pub fn call(
         "how_do_i" => check_keys(args, &["component", "session", "sequence"])?,
         "validate" => check_keys(args, &["paths"])?,
         "sequences" => check_keys(args, &[])?,
-        "add_to_seed" => check_keys(args, &["file_name", "text", "write"])?,
+        "add_to_seed" => check_keys(args, &["file_name", "text", "manifest", "write"])?,
         other => return Err(ToolError::UnknownTool(other.to_string())),
     }
     match name {

@@ -7,7 +7,9 @@
 //! `{"id": null, "error": {"code": -32700, …}}`, and a client that sent a broken line deserves
 //! to hear so instead of waiting forever. `Transport` is rmcp's public extension point, so this
 //! file reads the lines itself and writes that one reply as raw JSON; every other message is
-//! rmcp's own types through serde, and the server keeps answering after a bad line.
+//! rmcp's own types through serde, and the server keeps answering after a bad line. Until the
+//! lifecycle starts, each message also passes `lifecycle::gate`, which answers a broken
+//! `initialize` and a request that comes before it in words that name the problem.
 
 use std::sync::Arc;
 
@@ -17,6 +19,8 @@ use rmcp::transport::Transport;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Mutex;
+
+use super::lifecycle::{self, Gate};
 
 /// rmcp's limit: longer lines are dropped (with a reply here), not buffered.
 const MAX_LINE: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
@@ -32,6 +36,8 @@ pub struct LineTransport<R, W> {
     out: Arc<Mutex<W>>,
     /// Why reading stopped, when it was not the end of input.
     read_error: ReadError,
+    /// The lifecycle has started: messages are no longer gated (see `lifecycle`).
+    started: bool,
 }
 
 /// The error that ended the input, shared with whoever runs the server: the end of input is
@@ -46,11 +52,37 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> LineTransport<R, W> {
             discarding: false,
             out: Arc::new(Mutex::new(write)),
             read_error: ReadError::default(),
+            started: false,
         }
     }
 
     pub fn read_error(&self) -> ReadError {
         self.read_error.clone()
+    }
+
+    /// One line's meaning, with messages gated until the lifecycle starts.
+    fn incoming(&mut self, raw: &[u8]) -> Incoming {
+        let m = match classify(raw) {
+            Incoming::Message(m) => *m,
+            other => return other,
+        };
+        if self.started {
+            return Incoming::Message(Box::new(m));
+        }
+        match lifecycle::gate(&m) {
+            Gate::Pass => Incoming::Message(Box::new(m)),
+            Gate::Start => {
+                self.started = true;
+                Incoming::Message(Box::new(m))
+            }
+            Gate::Refuse { id, code, message } => {
+                Incoming::Reply(error_line(id, code.0.into(), message))
+            }
+            Gate::Drop(log) => {
+                eprintln!("{log}");
+                Incoming::Skip
+            }
+        }
     }
 }
 
@@ -158,7 +190,7 @@ where
                     if std::mem::take(&mut self.discarding) || line.is_empty() {
                         return None;
                     }
-                    match classify(&line) {
+                    match self.incoming(&line) {
                         Incoming::Message(m) => return Some(*m),
                         Incoming::Skip => return None,
                         // Written before the end is reported, by its own task (a cancelled
@@ -196,7 +228,7 @@ where
             if std::mem::take(&mut self.discarding) {
                 continue;
             }
-            match classify(&line) {
+            match self.incoming(&line) {
                 Incoming::Message(m) => return Some(*m),
                 Incoming::Skip => {}
                 // Written by its own task: were `receive` cancelled mid-write, a torn line

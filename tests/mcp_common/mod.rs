@@ -150,9 +150,27 @@ impl Client {
 
     /// As `start`, with environment changes (`None` removes the variable).
     pub fn start_with(home: &Path, session: Option<&str>, env: &[(&str, Option<&str>)]) -> Client {
+        let mut c = Client::spawn(home, session, env);
+        c.initialize();
+        c
+    }
+
+    /// `seed mcp` started and not initialized: the test speaks first.
+    pub fn spawn(home: &Path, session: Option<&str>, env: &[(&str, Option<&str>)]) -> Client {
+        Client::spawn_args(home, session, env, &[])
+    }
+
+    /// `spawn`, with arguments after `seed mcp` (`--sequence X`).
+    pub fn spawn_args(
+        home: &Path,
+        session: Option<&str>,
+        env: &[(&str, Option<&str>)],
+        args: &[&str],
+    ) -> Client {
         let mut cmd = StdCommand::new(assert_cmd::cargo::cargo_bin("seed"));
         seal(&mut cmd, home);
         cmd.arg("mcp")
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
@@ -176,24 +194,34 @@ impl Client {
                 }
             }
         });
-        let mut c = Client {
+        Client {
             child,
             stdin,
             lines,
             next_id: 1,
-        };
-        let init = c.request("initialize", json!({
+        }
+    }
+
+    /// The handshake of a client speaking MCP 2025-06-18.
+    pub fn initialize(&mut self) {
+        let init = self.request("initialize", json!({
             "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}
         }));
         assert_eq!(init["result"]["serverInfo"]["name"], "seed", "{init}");
-        c.send_line(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string());
-        c
+        self.send_line(
+            &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
+        );
     }
 
     /// Write one line as is.
     pub fn send_line(&mut self, line: &str) {
         writeln!(self.stdin, "{line}").unwrap();
         self.stdin.flush().unwrap();
+    }
+
+    /// Whether the server is still running (it has not exited).
+    pub fn running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
     }
 
     /// The next message from the server.
