@@ -121,6 +121,18 @@ fn without_a_corpus_config_the_workflow_stops_at_once() {
 }
 
 #[test]
+fn a_call_at_an_error_ending_is_told_the_endings_recovery() {
+    let mut r = Run::of(machine(), &[]);
+    ended(&r, "error_no_config", false);
+    let v = r.gate("Write", json!({"file_path": CONFIG}));
+    assert_eq!((v.kind, v.decision), (VerdictKind::OffPath, Decision::Deny));
+    assert_eq!(
+        v.reason,
+        "seed: Write is not part of \"hiivmind_add_source\" at step \"error_no_config\". Ended in \"error_no_config\": hiivmind-corpus-init"
+    );
+}
+
+#[test]
 fn off_path_calls_are_denied_with_the_way_back() {
     let mut r = start();
     walk(&mut r, &[read_config(9)]);
