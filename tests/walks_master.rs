@@ -373,8 +373,8 @@ fn a_refusal_names_the_constraint_and_what_lifts_it() {
     assert_eq!(
         st.recovery.suggestions[..2],
         [
-            "Edit is not allowed now: \"waypoint_active_learning\" (context) allows only Read, Grep, Glob, LS, mcp__seed__status, mcp__seed__recovery, Bash, Write, mcp__waypoint__navigate_to_next_waypoint, mcp__waypoint__complete_journey.".to_string(),
             lift.to_string(),
+            "Edit is not allowed now: \"waypoint_active_learning\" (context) allows only Read, Grep, Glob, LS, mcp__seed__status, mcp__seed__recovery, Bash, Write, mcp__waypoint__navigate_to_next_waypoint, mcp__waypoint__complete_journey.".to_string(),
         ],
     );
     assert!(

@@ -322,22 +322,13 @@ impl Machine {
                 by.trim_end_matches('.')
             ));
         }
-        // Why the denied call is refused comes before what the refusing state says about it
-        // when a state's policy refuses it here; after, when the way to it is the answer.
-        let (refused_here, about_denied) = match denied {
-            Some(ev) => self.about_denied(snap, ev, &rec),
-            None => (false, None),
-        };
-        if refused_here {
-            rec.suggestions.extend(about_denied.clone());
-        }
         rec.suggestions.extend(
             self.policy_hints(snap, denied)
                 .into_iter()
                 .filter(|h| lift.as_ref() != Some(h)),
         );
-        if !refused_here {
-            rec.suggestions.extend(about_denied);
+        if let Some(ev) = denied {
+            rec.suggestions.extend(self.about_denied(snap, ev, &rec));
         }
         if let Some(n) = rec.next.first().filter(|n| n.blocked_by.is_none()) {
             let others: Vec<String> = rec
@@ -372,8 +363,8 @@ impl Machine {
     }
 
     /// What to say about a denied call: the way to it, or, when no step leads to it, who
-    /// refuses it here. `true` when a state's policy refuses it (not the way to it).
-    fn about_denied(&self, snap: &Snapshot, ev: &Event, rec: &Recovery) -> (bool, Option<String>) {
+    /// refuses it here.
+    fn about_denied(&self, snap: &Snapshot, ev: &Event, rec: &Recovery) -> Option<String> {
         let tool = ev.claude_tool_name();
         if let Some(path) = &rec.path_to_denied {
             let (last, before) = path
@@ -388,19 +379,15 @@ impl Machine {
                     } else {
                         format!(" after: {first_text}")
                     };
-                    (
-                        false,
-                        Some(format!(
-                            "{tool} with this input fits no step; {} becomes legal{after}.",
-                            last.tool
-                        )),
-                    )
+                    Some(format!(
+                        "{tool} with this input fits no step; {} becomes legal{after}.",
+                        last.tool
+                    ))
                 }
-                Some(_) if !first.is_empty() => (
-                    false,
-                    Some(format!("{tool} becomes legal after: {first_text}.")),
-                ),
-                _ => (false, None),
+                Some(_) if !first.is_empty() => {
+                    Some(format!("{tool} becomes legal after: {first_text}."))
+                }
+                _ => None,
             };
         }
         // A state's policy refuses it here (a deep-state constraint over a step that allows
@@ -418,18 +405,12 @@ impl Machine {
                     label,
                     &super::verdict::tier_of(self, sid),
                 );
-                (
-                    true,
-                    Some(format!("{tool} is not allowed now: {who} {rule}.")),
-                )
+                Some(format!("{tool} is not allowed now: {who} {rule}."))
             }
-            None => (
-                false,
-                Some(format!(
-                    "{tool} is not reachable from the current step of \"{}\".",
-                    self.chart.name
-                )),
-            ),
+            None => Some(format!(
+                "{tool} is not reachable from the current step of \"{}\".",
+                self.chart.name
+            )),
         }
     }
 
