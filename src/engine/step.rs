@@ -206,8 +206,8 @@ impl Machine {
         }
     }
 
-    /// The optimal enabled transition set for `event` (`None`: eventless transitions, whose
-    /// guards see no input).
+    /// The optimal enabled transition set for `event` (`None`: eventless transitions); input
+    /// guards read the event's input.
     pub(crate) fn select(&self, snap: &Snapshot, event: Option<&Event>) -> Vec<usize> {
         let input = event.map(|e| &e.input).unwrap_or(&Value::Null);
         self.select_with(snap, event, input)
