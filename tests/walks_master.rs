@@ -156,14 +156,14 @@ fn deep_state_constraints_intersect_with_the_railroad() {
     );
     assert!(w.status().breadcrumb.contains("waypoint_active_learning"));
     // Only tools allowed by both tiers. Bash: the journey's steps allow it and so does the
-    // constraint. Edit: the journey allows it, the constraint's list does not. Grep: neutral
-    // on the railroad, not on the constraint's list.
+    // constraint. Edit: the journey allows it, the constraint's list does not. TodoWrite:
+    // neutral on the railroad, not on the constraint's list.
     let v = w.gate("Bash");
     assert_eq!(
         (v.kind, v.decision),
         (VerdictKind::Neutral, Decision::Allow)
     );
-    for tool in ["Edit", "Grep"] {
+    for tool in ["Edit", "TodoWrite"] {
         let v = w.gate(tool);
         assert_eq!(
             (v.kind, v.decision),
@@ -176,17 +176,28 @@ fn deep_state_constraints_intersect_with_the_railroad() {
             v.reason
         );
     }
-    assert_eq!(w.gate("Read").decision, Decision::Allow, "on both lists");
+    // Reading and seed's own status and recovery are on both lists.
+    for tool in [
+        "Read",
+        "Grep",
+        "Glob",
+        "mcp__seed__status",
+        "mcp__seed__recovery",
+    ] {
+        assert_eq!(w.gate(tool).decision, Decision::Allow, "{tool}");
+    }
     let allowed = w.status().allowed;
     for tool in [
         "mcp__waypoint__navigate_to_next_waypoint",
         "Read",
+        "Grep",
         "Bash",
         "Write",
+        "mcp__seed__recovery",
     ] {
         assert!(allowed.contains(&tool.to_string()), "{tool}: {allowed:?}");
     }
-    for tool in ["Grep", "Edit"] {
+    for tool in ["TodoWrite", "Edit"] {
         assert!(!allowed.contains(&tool.to_string()), "{tool}: {allowed:?}");
     }
     // A tool the constraint does not forbid but the railroad's step does not allow is denied
@@ -284,4 +295,115 @@ fn guidance_line_is_short_and_names_the_next_tool() {
         "[SEED SEQUENCE] \"compound_intelligence\" · step: seed.who_am_i · next: seed.what_do_i_do · 25% done"
     );
     assert!(line.chars().count() <= 300);
+}
+
+/// The railroad up to the flight, with a waypoint journey left active by an earlier session.
+#[test]
+fn a_journey_left_active_does_not_block_identity_or_context() {
+    let mut w = Walk::builtin("compound_intelligence");
+    w.fact("waypoint_status", json!("active"))
+        .fact("flight_status", json!("debugging"));
+    // The constraints are about the execution subchains: before them, the railroad alone.
+    for tool in UP_TO_THE_FLIGHT {
+        let v = w.gate(tool);
+        assert_eq!(
+            (v.kind, v.decision),
+            (VerdictKind::Advance, Decision::Allow),
+            "{tool}: {}",
+            v.reason
+        );
+        for read in [
+            "Read",
+            "Grep",
+            "Glob",
+            "LS",
+            "mcp__seed__status",
+            "mcp__seed__recovery",
+        ] {
+            assert_eq!(
+                w.gate(read).decision,
+                Decision::Allow,
+                "{read} before {tool}"
+            );
+        }
+        let st = w.status();
+        assert!(
+            !st.breadcrumb.contains("waypoint_active_learning"),
+            "{}",
+            st.breadcrumb
+        );
+        assert!(
+            st.allowed.contains(&tool.to_string()),
+            "{tool}: {:?}",
+            st.allowed
+        );
+        w.call(tool);
+    }
+    // The journey starts the execution layer: now the first constraint whose `when` holds
+    // narrows the railroad.
+    w.fact("flight_status", json!(null));
+    assert_eq!(
+        w.call("mcp__waypoint__start_waypoint_journey").kind,
+        VerdictKind::Advance
+    );
+    let st = w.status();
+    assert!(
+        st.breadcrumb.contains("waypoint_active_learning"),
+        "{}",
+        st.breadcrumb
+    );
+    assert_eq!(w.gate("Edit").decision, Decision::Deny);
+}
+
+#[test]
+fn a_refusal_names_the_constraint_and_what_lifts_it() {
+    let mut w = Walk::builtin("compound_intelligence");
+    walk_allowed(&mut w, UP_TO_THE_FLIGHT);
+    walk_allowed(&mut w, &["mcp__waypoint__start_waypoint_journey"]);
+    w.fact("waypoint_status", json!("active"));
+    let lift = "\"waypoint_active_learning\" applies while waypoint_status == \"active\" and the railroad is in layer execution (now waypoint_status is active); it lifts when that no longer holds.";
+    // The hook's reason and `seed recovery` say the same: the deep state forbids Edit here,
+    // although the journey's step allows it.
+    let v = w.gate("Edit");
+    assert_eq!(v.decision, Decision::Deny);
+    assert!(v.reason.contains(lift), "{}", v.reason);
+    assert_eq!(v.reason.matches("applies while").count(), 1, "{}", v.reason);
+    let st = w.status();
+    assert_eq!(st.denied_call.as_deref(), Some("Edit"));
+    assert_eq!(
+        st.recovery.suggestions[..2],
+        [
+            lift.to_string(),
+            "Edit is not allowed now: \"waypoint_active_learning\" (context) allows only Read, Grep, Glob, LS, mcp__seed__status, mcp__seed__recovery, Bash, Write, mcp__waypoint__navigate_to_next_waypoint, mcp__waypoint__complete_journey.".to_string(),
+        ],
+    );
+    assert!(
+        st.recovery
+            .suggestions
+            .iter()
+            .all(|s| !s.contains("not reachable")),
+        "{:?}",
+        st.recovery.suggestions
+    );
+
+    // An empty intersection: the one next step is refused. The suggestion names the
+    // constraint, the value it reads now and what lifts it.
+    w.fact("waypoint_status", json!(null))
+        .fact("flight_status", json!("debugging"));
+    let v = w.gate("mcp__waypoint__navigate_to_next_waypoint");
+    assert_eq!(v.decision, Decision::Deny);
+    let st = w.status();
+    let stuck = &st.recovery.suggestions[0];
+    assert!(stuck.starts_with("No legal step now: the next step of \"compound_intelligence\" is mcp__waypoint__navigate_to_next_waypoint, but \"flight_active_debugging\" (context) denies mcp__waypoint__*"), "{stuck}");
+    assert!(
+        stuck.ends_with("\"flight_active_debugging\" applies while flight_status == \"debugging\" and the railroad is in layer execution (now flight_status is debugging); it lifts when that no longer holds. Until then, ask the user."),
+        "{stuck}"
+    );
+    assert_eq!(
+        st.recovery.suggestions.len(),
+        1,
+        "{:?}",
+        st.recovery.suggestions
+    );
+    assert_eq!(v.reason.matches("applies while").count(), 1, "{}", v.reason);
 }

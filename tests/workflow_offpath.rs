@@ -121,6 +121,18 @@ fn without_a_corpus_config_the_workflow_stops_at_once() {
 }
 
 #[test]
+fn a_call_at_an_error_ending_is_told_the_endings_recovery() {
+    let mut r = Run::of(machine(), &[]);
+    ended(&r, "error_no_config", false);
+    let v = r.gate("Write", json!({"file_path": CONFIG}));
+    assert_eq!((v.kind, v.decision), (VerdictKind::OffPath, Decision::Deny));
+    assert_eq!(
+        v.reason,
+        "seed: Write is not part of \"hiivmind_add_source\" at step \"error_no_config\". Ended in \"error_no_config\": hiivmind-corpus-init"
+    );
+}
+
+#[test]
 fn off_path_calls_are_denied_with_the_way_back() {
     let mut r = start();
     walk(&mut r, &[read_config(9)]);
@@ -131,13 +143,13 @@ fn off_path_calls_are_denied_with_the_way_back() {
     assert_eq!(v.next.as_deref(), Some("AskUserQuestion"));
     assert!(
         v.reason
-            .contains("Bash is not part of \"hiivmind_add_source\" at step \"ask_source_input\""),
+            .contains("Bash comes later in \"hiivmind_add_source\" (after 3 more calls; now at step \"ask_source_input\")"),
         "{}",
         v.reason
     );
     assert!(
         v.reason.contains(
-            "First call AskUserQuestion, then AskUserQuestion, then Bash(command=\"*mkdir *\"); after that, Bash(command=\"*git *clone*\") is allowed."
+            "First call AskUserQuestion twice, then Bash(command=\"*mkdir *\"); after that, Bash(command=\"*git *clone*\") is allowed."
         ),
         "{}",
         v.reason
@@ -205,8 +217,8 @@ fn in_advise_mode_off_path_calls_go_through_with_a_warning() {
     );
     let warning = v.warning.expect("advised");
     assert!(
-        warning.contains("Write is not part of")
-            && warning.contains("First call AskUserQuestion, then AskUserQuestion;"),
+        warning.contains("Write comes later in")
+            && warning.contains("First call AskUserQuestion twice;"),
         "{warning}"
     );
 }
@@ -221,7 +233,7 @@ fn a_denied_call_whose_input_fits_no_step_is_told_the_input_the_step_needs() {
     // Not "then Bash is allowed": this Bash call never is; the step needs its own command.
     assert!(
         v.reason.contains(
-            "First call AskUserQuestion, then AskUserQuestion; after that, Bash is allowed only as Bash(command=\"*mkdir *\"), not with this input."
+            "First call AskUserQuestion twice; after that, Bash is allowed only as Bash(command=\"*mkdir *\"), not with this input."
         ),
         "{}",
         v.reason
@@ -237,7 +249,7 @@ fn a_denied_call_whose_input_fits_no_step_is_told_the_input_the_step_needs() {
     assert!(rec.denied_input_differs);
     assert!(
         rec.suggestions.iter().any(|s| s
-            == "Bash with this input fits no step; Bash(command=\"*mkdir *\") becomes legal after: AskUserQuestion → AskUserQuestion."),
+            == "Bash with this input fits no step; Bash(command=\"*mkdir *\") becomes legal after: AskUserQuestion twice."),
         "{:?}",
         rec.suggestions
     );

@@ -25,6 +25,50 @@ pub fn read_records(path: &Path) -> Result<(Vec<Record>, usize), String> {
     Ok(parse_records(&bytes))
 }
 
+/// The records of a JSONL file, handed to `each` in order and then dropped: the file is read
+/// in chunks of whole lines (each parsed on every core), so a million-record log costs one
+/// chunk of memory, not all its records. Returns how many lines were malformed, counted as
+/// `read_records` counts them.
+pub fn stream_records(path: &Path, each: impl FnMut(Record)) -> Result<usize, String> {
+    // Small enough that the records of one chunk stay a few MiB, large enough that reading
+    // costs few calls.
+    stream_in_chunks(path, 2 << 20, each)
+}
+
+fn stream_in_chunks(
+    path: &Path,
+    chunk: usize,
+    mut each: impl FnMut(Record),
+) -> Result<usize, String> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| format!("{}: cannot read: {e}", path.display());
+    let mut f = crate::store::paths::open_regular(path).map_err(cannot)?;
+    let mut buf: Vec<u8> = Vec::with_capacity(chunk);
+    let mut bad = 0;
+    loop {
+        let start = buf.len();
+        buf.resize(start + chunk, 0);
+        let n = f.read(&mut buf[start..]).map_err(cannot)?;
+        buf.truncate(start + n);
+        // At the end of the file the rest is the last line, whole or torn.
+        let cut = if n == 0 {
+            buf.len()
+        } else {
+            match memchr::memrchr(b'\n', &buf) {
+                Some(i) => i + 1,
+                None => continue,
+            }
+        };
+        let (records, b) = parse_records(&buf[..cut]);
+        bad += b;
+        records.into_iter().for_each(&mut each);
+        buf.drain(..cut);
+        if n == 0 {
+            return Ok(bad);
+        }
+    }
+}
+
 pub fn parse_records(bytes: &[u8]) -> (Vec<Record>, usize) {
     crate::store::snapshot::parse_records(bytes)
 }
@@ -98,4 +142,46 @@ fn run_session(args: &crate::cli::StatusArgs, recovery: bool) -> CmdResult {
     }
     let statuses: Vec<Status> = views.iter().map(|v| v.machine.status(&v.snap)).collect();
     print_statuses(&statuses, recovery, args.json)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn streaming_gives_the_records_reading_all_gives() {
+        // Lines cut by every chunk boundary, CRLF, blank and malformed lines, a line longer
+        // than a chunk, and a torn last line without a newline.
+        let mut text = String::new();
+        for i in 0..40 {
+            let pad = "x".repeat(i * 7);
+            text.push_str(&format!(
+                "{{\"v\":1,\"hook\":\"PostToolUse\",\"phase\":\"advance\",\"event\":{{\"kind\":\"tool\",\"name\":\"t{i}\",\"input\":{{\"p\":\"{pad}\"}}}}}}{}",
+                if i % 5 == 0 { "\r\n" } else { "\n" }
+            ));
+            if i % 9 == 0 {
+                text.push_str("\n   \nnot json\n");
+            }
+        }
+        text.push_str("{\"v\":1,\"hook\":\"Stop\",\"phase\":\"st");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        std::fs::write(&path, &text).unwrap();
+        let (all, bad_all) = read_records(&path).unwrap();
+        assert_eq!((all.len(), bad_all), (40, 6));
+        for chunk in [1, 3, 64, 100, 1 << 20] {
+            let mut seen = Vec::new();
+            let bad = stream_in_chunks(&path, chunk, |r| seen.push(r)).unwrap();
+            assert_eq!(bad, bad_all, "chunk {chunk}");
+            assert_eq!(
+                serde_json::to_value(&seen).unwrap(),
+                serde_json::to_value(&all).unwrap(),
+                "chunk {chunk}"
+            );
+        }
+        let empty = dir.path().join("empty.jsonl");
+        std::fs::write(&empty, "").unwrap();
+        assert_eq!(stream_records(&empty, |_| panic!("no record")), Ok(0));
+        assert!(stream_records(&dir.path().join("missing"), |_| {}).is_err());
+    }
 }

@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use super::session_choice::{self, Pick};
 use super::{CmdError, sequence_search_dirs};
-use crate::commands::status::{fold, read_records};
+use crate::commands::status::stream_records;
 use crate::dialects;
-use crate::engine::{Machine, Snapshot};
+use crate::engine::{Facts, Machine, Snapshot};
 use crate::store::record::Record;
 use crate::store::{paths, sessions, snapshot};
 
@@ -20,7 +20,6 @@ pub enum Source<'a> {
 pub struct View {
     pub machine: Machine,
     pub snap: Snapshot,
-    pub records: Vec<Record>,
     /// The session's log, for a view of a session.
     pub log: Option<PathBuf>,
     /// What reading the log passed over; the face says so once (`notice`).
@@ -37,15 +36,50 @@ pub struct Skipped {
     pub newer: usize,
 }
 
-impl Skipped {
-    fn of(log: &Path, records: &[Record], malformed: usize) -> Skipped {
-        Skipped {
-            log: log.to_path_buf(),
-            malformed,
-            newer: records.iter().filter(|r| r.is_newer()).count(),
+/// A fold in progress: records are stepped as they are read, so none is kept. The same
+/// snapshot as `Machine::fold` gives (it starts with the first stepped record's facts).
+struct Folder<'m> {
+    machine: &'m Machine,
+    snap: Option<Snapshot>,
+}
+
+impl<'m> Folder<'m> {
+    fn new(machine: &'m Machine) -> Folder<'m> {
+        Folder {
+            machine,
+            snap: None,
         }
     }
 
+    fn feed(&mut self, r: &Record) {
+        if let Some((phase, ev, facts)) = r.step() {
+            let m = self.machine;
+            let snap = self.snap.get_or_insert_with(|| m.start(facts));
+            m.step(snap, phase, ev, facts);
+        }
+    }
+
+    fn finish(self) -> Snapshot {
+        self.snap
+            .unwrap_or_else(|| self.machine.start(&Facts::default()))
+    }
+}
+
+/// Read `log` once, feeding every record to each folder; what was passed over is counted.
+fn fold_log(log: &Path, folders: &mut [Folder]) -> Result<Skipped, CmdError> {
+    let mut newer = 0;
+    let malformed = stream_records(log, |r| {
+        newer += usize::from(r.is_newer());
+        folders.iter_mut().for_each(|f| f.feed(&r));
+    })?;
+    Ok(Skipped {
+        log: log.to_path_buf(),
+        malformed,
+        newer,
+    })
+}
+
+impl Skipped {
     /// One line for stderr, when anything was skipped.
     pub fn notice(&self) -> Option<String> {
         let mut parts = Vec::new();
@@ -100,19 +134,11 @@ pub fn session_views(
     // the way (the hook refuses them too; a forged log or chart would change the answer).
     paths::verify_in(state, &info.log)?;
     let log_len = std::fs::metadata(&info.log)?.len();
-    let (records, bad) = read_records(&info.log)?;
-    let skipped = Skipped::of(&info.log, &records, bad);
-    let mut views = Vec::new();
+    // Each sequence's machine, and its saved snapshot when it covers the whole log.
+    let mut parts: Vec<(Machine, Option<Snapshot>)> = Vec::new();
     if let Some(name) = sequence {
         let machine = Machine::new(dialects::resolve(name, &sequence_search_dirs())?.chart);
-        let snap = fold(&machine, &records);
-        views.push(View {
-            machine,
-            snap,
-            records: Vec::new(),
-            log: Some(info.log.clone()),
-            skipped,
-        });
+        parts.push((machine, None));
     } else {
         for name in &info.sequences {
             paths::verify_in(state, &paths::chart_path(state, &info.id, name))?;
@@ -122,19 +148,39 @@ pub fn session_views(
                 None => dialects::resolve(name, &sequence_search_dirs())?.chart,
             };
             let machine = Machine::new(chart);
-            let snap = match snapshot::load(&paths::snapshot_path(state, &info.id, name)) {
-                Some(s) if s.is_fresh(&machine, log_len) => s.snapshot,
-                _ => fold(&machine, &records),
-            };
-            views.push(View {
-                machine,
-                snap,
-                records: Vec::new(),
-                log: Some(info.log.clone()),
-                skipped: skipped.clone(),
-            });
+            let saved = snapshot::load(&paths::snapshot_path(state, &info.id, name))
+                .filter(|s| s.is_fresh(&machine, log_len))
+                .map(|s| s.snapshot);
+            parts.push((machine, saved));
         }
     }
+    // One pass over the log: it folds what no saved snapshot covers and counts what it skips.
+    let mut folders: Vec<Folder> = parts
+        .iter()
+        .filter(|(_, saved)| saved.is_none())
+        .map(|(m, _)| Folder::new(m))
+        .collect();
+    let skipped = fold_log(&info.log, &mut folders)?;
+    let mut folded = folders
+        .into_iter()
+        .map(Folder::finish)
+        .collect::<Vec<_>>()
+        .into_iter();
+    let views: Vec<View> = parts
+        .into_iter()
+        .map(|(machine, saved)| {
+            // One fold per snapshot missing, in order: the fallback is never taken.
+            let snap = saved
+                .or_else(|| folded.next())
+                .unwrap_or_else(|| machine.start(&Facts::default()));
+            View {
+                machine,
+                snap,
+                log: Some(info.log.clone()),
+                skipped: skipped.clone(),
+            }
+        })
+        .collect();
     if views.is_empty() {
         return Err(format!("session {} has no sequence: pass --sequence NAME", info.id).into());
     }
@@ -146,8 +192,8 @@ pub fn load_view(
     sequence: Option<&str>,
     state: Option<&Path>,
 ) -> Result<View, CmdError> {
-    let (path, (records, bad)) = match source {
-        Source::Events(path) => (*path, read_records(path)?),
+    let path = match source {
+        Source::Events(path) => *path,
         Source::Session(pick) => {
             let Some(dir) = state else {
                 return Err("no state directory: set SEED_HOME".into());
@@ -156,14 +202,29 @@ pub fn load_view(
             return Ok(views.remove(0));
         }
     };
-    let machine = machine_for(&records, sequence)?
-        .ok_or("no sequence: pass --sequence NAME (the records name none)")?;
-    let snap = fold(&machine, &records);
+    // Without `--sequence`, the newest record naming one says which: a first pass finds it
+    // (records are read as a stream, never all kept).
+    let name = match sequence {
+        Some(n) => n.to_string(),
+        None => {
+            let mut named: Option<String> = None;
+            stream_records(path, |r| {
+                if let Some(s) = r.sequences.into_iter().next() {
+                    named = Some(s);
+                }
+            })?;
+            named.ok_or("no sequence: pass --sequence NAME (the records name none)")?
+        }
+    };
+    let machine = Machine::new(dialects::resolve(&name, &sequence_search_dirs())?.chart);
+    let mut folders = [Folder::new(&machine)];
+    let skipped = fold_log(path, &mut folders)?;
+    let [folder] = folders;
+    let snap = folder.finish();
     Ok(View {
         machine,
         snap,
-        skipped: Skipped::of(path, &records, bad),
-        records,
+        skipped,
         log: None,
     })
 }
@@ -171,26 +232,6 @@ pub fn load_view(
 /// The log of a session in the state directory, by id (or unique id prefix).
 pub fn session_log(state: &Path, id: &str) -> Option<PathBuf> {
     sessions::find(state, id).ok().flatten().map(|i| i.log)
-}
-
-/// The machine for a list of records: `--sequence` when given (what-if), else the sequence the
-/// records name, else none.
-pub fn machine_for(
-    records: &[Record],
-    sequence: Option<&str>,
-) -> Result<Option<Machine>, CmdError> {
-    let name = sequence.map(String::from).or_else(|| {
-        records
-            .iter()
-            .rev()
-            .find_map(|r| r.sequences.first().cloned())
-    });
-    match name {
-        Some(n) => Ok(Some(Machine::new(
-            dialects::resolve(&n, &sequence_search_dirs())?.chart,
-        ))),
-        None => Ok(None),
-    }
 }
 
 /// The source named `demo` is the bundled demo session.

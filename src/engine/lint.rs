@@ -55,6 +55,7 @@ impl Machine {
         self.lint_choices(&mut out);
         self.lint_tools(&mut out);
         self.lint_bands(&mut out);
+        self.lint_band_steps(&mut out);
         self.lint_guards(&mut out);
         self.lint_fills(&mut out);
         // One problem, one lint: a guard a dialect copies into several transitions (seed

@@ -62,7 +62,7 @@ fn effective_weight(chart: &Chart, id: StateId) -> f64 {
 }
 
 /// The child of `ancestor` that contains `id`.
-fn child_of(chart: &Chart, ancestor: StateId, id: StateId) -> Option<StateId> {
+pub(super) fn child_of(chart: &Chart, ancestor: StateId, id: StateId) -> Option<StateId> {
     let mut cur = id;
     loop {
         let p = chart.state(cur).parent?;
@@ -241,13 +241,14 @@ impl Intervals {
                     Some((la, lb))
                 })
                 .collect();
-            let lw: Vec<f64> = members.iter().map(|&m| w[m]).collect();
+            let own: Vec<f64> = members.iter().map(|&m| w[m]).collect();
             let ids: Vec<StateId> = members.iter().map(|&m| kids[m]).collect();
-            let (lr, lw, _) = ranks(&ids, &local_edges, &lw);
-            let total = (0..members.len())
-                .map(|i| lr[i] + lw[i])
-                .fold(0.0, f64::max)
-                .max(1e-9);
+            let (lr, lw, _) = ranks(&ids, &local_edges, &own);
+            // What is left after each member: its rank on the reversed graph. A step's branch
+            // fills the band on its own (k of n along it), so a short subchain beside a long
+            // one is not stuck in the band's first part.
+            let reversed: Vec<(usize, usize)> = local_edges.iter().map(|&(a, b)| (b, a)).collect();
+            let (rest, _, _) = ranks(&ids, &reversed, &own);
             let (lo, hi) = (band.lo / 100.0, band.hi / 100.0);
             for (li, &m) in members.iter().enumerate() {
                 if chart.state(kids[m]).is_final() {
@@ -255,6 +256,7 @@ impl Intervals {
                     span[kids[m].index()] = (1.0, 1.0);
                     continue;
                 }
+                let total = (lr[li] + lw[li] + rest[li]).max(1e-9);
                 let a = lo + (hi - lo) * (lr[li] / total);
                 let b = lo + (hi - lo) * ((lr[li] + lw[li]) / total);
                 span[kids[m].index()] = (a.min(1.0), b.min(1.0));

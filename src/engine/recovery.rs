@@ -115,6 +115,10 @@ impl Machine {
         let tool = match alt.kind {
             Some(super::event::EventKind::Skill) => format!("Skill(skill=\"{}\")", alt.glob),
             Some(super::event::EventKind::Command) => format!("/{}", alt.glob),
+            // A name written without a kind: a `plugin:name` is called as a skill.
+            None if alt.glob.contains(':') && !call.contains('(') => {
+                super::wording::call_of_unkinded(&alt.glob)
+            }
             _ => {
                 let name = match super::pattern::any_server_tool(&alt.glob) {
                     Some(tool) => tool.to_string(),
@@ -276,10 +280,17 @@ impl Machine {
         // Steps an active policy refuses go last, marked; if that is all of them, there is no
         // legal step until the deep state changes (tier 2 over tier 1).
         for n in &mut next {
-            n.blocked_by = self.refusal(snap, n);
+            n.blocked_by = self.refusing(snap, n).map(|(_, text)| text);
         }
         next.sort_by_key(|n| n.blocked_by.is_some());
         let stuck = next.first().and_then(|n| n.blocked_by.clone());
+        // The state that refuses the first step when none is legal: its own text says what
+        // lifts the refusal (a constraint's `when`), in place of a general "when it changes".
+        let stuck_by = next
+            .first()
+            .filter(|n| n.blocked_by.is_some())
+            .and_then(|n| self.refusing(snap, n))
+            .map(|(sid, _)| sid);
         rec.next = next;
 
         if let Some(ev) = denied {
@@ -294,45 +305,30 @@ impl Machine {
         rec.ending = self.nearest_ending_hint(&dist);
 
         // Suggestions, most important first: no legal step, then the states' own recovery texts.
+        let lift = stuck_by.and_then(|sid| {
+            let r = self.chart.state(sid).policy.recovery.as_deref()?;
+            Some(self.fill_facts(r, snap))
+        });
         if let (Some(by), Some(n)) = (&stuck, rec.next.first()) {
+            let then = match &lift {
+                Some(l) => format!("{l} Until then, ask the user."),
+                None => "It becomes legal when that deep state changes; until then, ask the user."
+                    .to_string(),
+            };
             rec.suggestions.push(format!(
-                "No legal step now: the next step of \"{}\" is {}, but {}. It becomes legal when that deep state changes; until then, ask the user.",
+                "No legal step now: the next step of \"{}\" is {}, but {}. {then}",
                 self.chart.name,
                 n.tool,
                 by.trim_end_matches('.')
             ));
         }
-        rec.suggestions.extend(self.policy_hints(snap, denied));
-        if let (Some(ev), Some(path)) = (denied, &rec.path_to_denied) {
-            let tool = ev.claude_tool_name();
-            let (last, before) = path
-                .split_last()
-                .map_or((None, &[][..]), |(l, b)| (Some(l), b));
-            let first: Vec<String> = before.iter().map(|s| s.tool.clone()).collect();
-            match last {
-                Some(last) if rec.denied_input_differs => {
-                    let after = if first.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" after: {}", first.join(" → "))
-                    };
-                    rec.suggestions.push(format!(
-                        "{tool} with this input fits no step; {} becomes legal{after}.",
-                        last.tool
-                    ));
-                }
-                Some(_) if !first.is_empty() => rec.suggestions.push(format!(
-                    "{tool} becomes legal after: {}.",
-                    first.join(" → ")
-                )),
-                _ => {}
-            }
-        } else if let Some(ev) = denied {
-            rec.suggestions.push(format!(
-                "{} is not reachable from the current step of \"{}\".",
-                ev.claude_tool_name(),
-                self.chart.name
-            ));
+        rec.suggestions.extend(
+            self.policy_hints(snap, denied)
+                .into_iter()
+                .filter(|h| lift.as_ref() != Some(h)),
+        );
+        if let Some(ev) = denied {
+            rec.suggestions.extend(self.about_denied(snap, ev, &rec));
         }
         if let Some(n) = rec.next.first().filter(|n| n.blocked_by.is_none()) {
             let others: Vec<String> = rec
@@ -351,12 +347,8 @@ impl Machine {
         }
         if let Some(id) = snap.failed {
             let st = self.chart.state(id);
-            if let StateKind::Final {
-                recovery: Some(r), ..
-            } = &st.kind
-            {
-                rec.suggestions
-                    .push(format!("Ended in \"{}\": {r}", st.label));
+            if let Some(ended) = self.ended_in(snap) {
+                rec.suggestions.push(ended);
             } else if matches!(st.kind, StateKind::Choice) {
                 rec.suggestions.push(format!(
                     "Choice \"{}\" has no branch for the current state; set the flag or value one of its branches needs.",
@@ -370,9 +362,72 @@ impl Machine {
         rec
     }
 
+    /// What to say about a denied call: the way to it, or, when no step leads to it, who
+    /// refuses it here.
+    fn about_denied(&self, snap: &Snapshot, ev: &Event, rec: &Recovery) -> Option<String> {
+        let tool = ev.claude_tool_name();
+        if let Some(path) = &rec.path_to_denied {
+            let (last, before) = path
+                .split_last()
+                .map_or((None, &[][..]), |(l, b)| (Some(l), b));
+            let first: Vec<String> = before.iter().map(|s| s.tool.clone()).collect();
+            let first_text = super::wording::calls_in_order(&first, " → ");
+            return match last {
+                Some(last) if rec.denied_input_differs => {
+                    let after = if first.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" after: {first_text}")
+                    };
+                    Some(format!(
+                        "{tool} with this input fits no step; {} becomes legal{after}.",
+                        last.tool
+                    ))
+                }
+                Some(_) if !first.is_empty() => {
+                    Some(format!("{tool} becomes legal after: {first_text}."))
+                }
+                _ => None,
+            };
+        }
+        // A state's policy refuses it here (a deep-state constraint over a step that allows
+        // it): say who, not that no step leads to it.
+        let neutral = self
+            .chart
+            .neutral
+            .iter()
+            .any(|x| x.names_tool(ev, &self.chart.aliases));
+        match super::verdict::first_objection(self, snap, ev, neutral) {
+            Some((sid, rule)) => {
+                let label = &self.chart.state(sid).label;
+                let who = super::wording::state_in_tier(
+                    &format!("\"{label}\""),
+                    label,
+                    &super::verdict::tier_of(self, sid),
+                );
+                Some(format!("{tool} is not allowed now: {who} {rule}."))
+            }
+            None => Some(format!(
+                "{tool} is not reachable from the current step of \"{}\".",
+                self.chart.name
+            )),
+        }
+    }
+
+    /// The ending the sequence failed in, with its recovery text: what a call there is told.
+    pub(crate) fn ended_in(&self, snap: &Snapshot) -> Option<String> {
+        let st = self.chart.state(snap.failed?);
+        match &st.kind {
+            StateKind::Final {
+                recovery: Some(r), ..
+            } => Some(format!("Ended in \"{}\": {r}", st.label)),
+            _ => None,
+        }
+    }
+
     /// Who refuses step `n` now, as "\"state\" (tier) rule — description", when an active
     /// state's policy does. Only plain tool calls can be judged without their input.
-    fn refusal(&self, snap: &Snapshot, n: &NextStep) -> Option<String> {
+    fn refusing(&self, snap: &Snapshot, n: &NextStep) -> Option<(StateId, String)> {
         let t = &self.chart.transitions[n.transition];
         let Trigger::Event(p) = &t.trigger else {
             return None;
@@ -397,11 +452,12 @@ impl Machine {
                 .first()
                 .map(|d| format!(" — {d}"))
                 .unwrap_or_default();
-            format!(
+            let text = format!(
                 "\"{}\" ({}) {rule}{why}",
                 st.label,
                 super::verdict::tier_of(self, s)
-            )
+            );
+            (s, text)
         })
     }
 

@@ -183,7 +183,7 @@ impl Machine {
                 }
                 return;
             }
-            let eventless = self.select(snap, None);
+            let eventless = self.select_with(snap, None, &cause.input);
             if !eventless.is_empty() {
                 self.microstep(snap, &eventless, cause, &mut internal, report);
                 continue;
@@ -206,9 +206,16 @@ impl Machine {
         }
     }
 
-    /// The optimal enabled transition set for `event` (`None`: eventless transitions).
+    /// The optimal enabled transition set for `event` (`None`: eventless transitions); input
+    /// guards read the event's input.
     pub(crate) fn select(&self, snap: &Snapshot, event: Option<&Event>) -> Vec<usize> {
         let input = event.map(|e| &e.input).unwrap_or(&Value::Null);
+        self.select_with(snap, event, input)
+    }
+
+    /// `select`, with the input guards read: for eventless transitions, the input of the
+    /// event that caused the macrostep (SCXML's `_event` stays the last external event).
+    fn select_with(&self, snap: &Snapshot, event: Option<&Event>, input: &Value) -> Vec<usize> {
         let mut chosen: Vec<usize> = Vec::new();
         for &atomic in &self.atomic_active(snap) {
             let chain = std::iter::once(atomic).chain(self.chart.ancestors(atomic));

@@ -152,14 +152,17 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
         });
 
     if let Some((sid, by)) = denied_by {
-        let (next, next_text) = advice(m, snap, ev);
+        let (next, next_text, _) = advice(m, snap, ev);
         let mode = mode_for(m, sid);
         let hint = chart
             .state(sid)
             .policy
             .recovery
             .as_deref()
-            .map(|r| format!(" {}", m.fill_facts(r, snap)))
+            .map(|r| m.fill_facts(r, snap))
+            // Said once: the advice may already quote it (what lifts a deep-state refusal).
+            .filter(|r| !next_text.contains(r.as_str()))
+            .map(|r| format!(" {r}"))
             .unwrap_or_default();
         let reason = format!(
             "seed: {tool} is not allowed now — {} {}.{hint} {next_text}",
@@ -205,13 +208,22 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
         return allow(VerdictKind::Neutral, active_mode(m, snap), None);
     }
     // 4. Off path.
-    let (next, next_text) = advice(m, snap, ev);
+    let (next, next_text, ahead) = advice(m, snap, ev);
     let mode = active_mode(m, snap);
-    let reason = format!(
-        "seed: {tool} is not part of \"{}\" at step \"{}\". {next_text}",
-        chart.name,
-        current_label(m, snap)
-    );
+    // A call the sequence reaches later is early, not foreign to it.
+    let reason = match ahead {
+        Some(n) => format!(
+            "seed: {tool} comes later in \"{}\" (after {n} more call{}; now at step \"{}\"). {next_text}",
+            chart.name,
+            if n == 1 { "" } else { "s" },
+            current_label(m, snap)
+        ),
+        None => format!(
+            "seed: {tool} is not part of \"{}\" at step \"{}\". {next_text}",
+            chart.name,
+            current_label(m, snap)
+        ),
+    };
     let reason = reason.trim().to_string();
     match chart.settings.off_path {
         OffPathPolicy::Deny => decide(m, snap, ev, VerdictKind::OffPath, mode, reason, None, next),
@@ -285,9 +297,10 @@ fn excludes(m: &Machine, sid: StateId, ev: &Event, neutral: bool) -> Option<Stri
     Some(format!("allows only {}", list.join(", ")))
 }
 
-/// The next call and a sentence naming the path to the denied tool (only computed for calls
-/// the sequence objects to: it searches the graph).
-fn advice(m: &Machine, snap: &Snapshot, ev: &Event) -> (Option<String>, String) {
+/// The next call, a sentence naming the path to the denied tool, and how many calls come
+/// before it on that path (only computed for calls the sequence objects to: it searches the
+/// graph).
+fn advice(m: &Machine, snap: &Snapshot, ev: &Event) -> (Option<String>, String, Option<usize>) {
     let tool = ev.claude_tool_name();
     let recovery = m.recovery(snap, Some(ev));
     let next = recovery.next.first().map(|n| n.tool.clone());
@@ -324,7 +337,7 @@ fn advice(m: &Machine, snap: &Snapshot, ev: &Event) -> (Option<String>, String) 
                 .collect();
             format!(
                 "First call {}; after that, {}.",
-                first.join(", then "),
+                super::wording::calls_in_order(&first, ", then "),
                 allowed_as(&path[path.len() - 1].tool)
             )
         }
@@ -332,9 +345,16 @@ fn advice(m: &Machine, snap: &Snapshot, ev: &Event) -> (Option<String>, String) 
             format!("Here, {}.", allowed_as(&path[0].tool))
         }
         (_, Some(n)) => format!("Next: call {n}."),
-        _ => String::new(),
+        // At an ending: what the ending says to do.
+        _ => m.ended_in(snap).unwrap_or_default(),
     };
-    (next, next_text)
+    let ahead = recovery
+        .path_to_denied
+        .as_ref()
+        .filter(|_| !stuck && !recovery.denied_input_differs)
+        .map(|p| p.len().saturating_sub(1))
+        .filter(|n| *n > 0);
+    (next, next_text, ahead)
 }
 
 fn allow(kind: VerdictKind, mode: Enforcement, next: Option<String>) -> Verdict {

@@ -33,3 +33,56 @@ pub(crate) fn as_calls(p: &Pattern) -> String {
         .collect();
     calls.join(" or ")
 }
+
+/// Calls in order, joined by `sep`; a call made several times in a row is named once with how
+/// many times (`Skill(skill="hope:consult") twice`), so a path does not read as a stutter.
+pub fn calls_in_order(calls: &[String], sep: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < calls.len() {
+        let n = calls[i..].iter().take_while(|c| **c == calls[i]).count();
+        out.push(match n {
+            1 => calls[i].clone(),
+            2 => format!("{} twice", calls[i]),
+            n => format!("{} {n} times", calls[i]),
+        });
+        i += n;
+    }
+    out.join(sep)
+}
+
+/// A name the sequence writes without a kind, as the agent calls it: `plugin:name` is a
+/// plugin's skill (`Skill(skill="hope:intent")`; no tool's name has a `:`), anything else a
+/// tool (`mcp__starlog__orient`).
+pub(crate) fn call_of_unkinded(name: &str) -> String {
+    if name.contains(':') && !name.starts_with("mcp__") {
+        format!("Skill(skill=\"{name}\")")
+    } else {
+        claude_tool_name(name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeated_calls_are_counted_not_repeated() {
+        let c = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            calls_in_order(&c(&["a", "b", "b", "c", "c", "c", "b"]), ", then "),
+            "a, then b twice, then c 3 times, then b"
+        );
+        assert_eq!(calls_in_order(&c(&[]), " → "), "");
+    }
+
+    #[test]
+    fn a_plugin_name_is_called_as_a_skill() {
+        assert_eq!(
+            call_of_unkinded("hope:intent"),
+            "Skill(skill=\"hope:intent\")"
+        );
+        assert_eq!(call_of_unkinded("starlog.orient"), "mcp__starlog__orient");
+        assert_eq!(call_of_unkinded("Read"), "Read");
+    }
+}

@@ -59,9 +59,10 @@ impl Walk {
             .unwrap_or_else(|| panic!("no state `{key}`"));
         self.snap.visited.contains(&id)
     }
-    /// The next call the status names.
+    /// The next call the status names, as the sequence writes it (`hope:consult`; the agent is
+    /// told `Skill(skill="hope:consult")`, which `mermaid_walk_hope.rs` checks on its own).
     pub fn next(&self) -> Option<String> {
-        self.m.status(&self.snap).next.map(|n| n.tool)
+        self.m.status(&self.snap).next.map(|n| n.call)
     }
     pub fn expect(&mut self, node: &str, percent: f64, next: Option<&str>) -> &mut Walk {
         let st = self.m.status(&self.snap);
@@ -69,7 +70,7 @@ impl Walk {
             eprintln!(
                 "WALK {node} {:.1} {:?}",
                 st.progress.overall,
-                st.next.as_ref().map(|n| n.tool.clone())
+                st.next.as_ref().map(|n| n.call.clone())
             );
             return self;
         }
@@ -80,7 +81,7 @@ impl Walk {
             st.progress.overall
         );
         assert_eq!(
-            st.next.as_ref().map(|n| n.tool.as_str()),
+            st.next.as_ref().map(|n| n.call.as_str()),
             next,
             "next at {node}"
         );

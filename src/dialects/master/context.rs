@@ -1,6 +1,8 @@
 //! Tier 2: `state_constraints` become a parallel context region — `unknown` plus one state per
 //! constraint — moved by eventless transitions on the readers.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value};
 
 use super::Ctx;
@@ -9,12 +11,33 @@ use crate::dialects::locate::{LoadError, find_path};
 use crate::engine::build::ChartBuilder;
 use crate::engine::ir::{Enforcement, Guard, Span, StateId, StateKind, Transition, Trigger};
 
+/// What a guard's `in` may name: a tool of the railroad (its step), or a layer (every step in
+/// it); a tool's name wins over a layer's.
+pub(super) struct Places<'a> {
+    pub tools: &'a BTreeMap<String, StateId>,
+    pub layers: BTreeMap<String, Vec<StateId>>,
+}
+
+impl Places<'_> {
+    fn get(&self, name: &str) -> Option<Vec<StateId>> {
+        match self.tools.get(name) {
+            Some(id) => Some(vec![*id]),
+            None => self.layers.get(name).cloned(),
+        }
+    }
+
+    fn is_layer(&self, name: &str) -> bool {
+        !self.tools.contains_key(name) && self.layers.contains_key(name)
+    }
+}
+
 /// The context region: `unknown` plus one state per constraint, moved by eventless transitions
 /// on the readers. The first constraint (in file order) whose `when` holds is active.
 pub(super) fn context(
     cx: &Ctx,
     cons: &Map<String, Value>,
     b: &mut ChartBuilder,
+    places: &Places,
 ) -> Result<(), LoadError> {
     let region = b
         .add_state(
@@ -101,12 +124,16 @@ pub(super) fn context(
             });
         }
         let when = match o.get("when") {
-            Some(w) => Some(parse_guard(w, b).map_err(|m| {
-                cx.err(
-                    &["state_constraints", name, "when"],
-                    format!("`when` of `{name}`: {m}"),
-                )
-            })?),
+            Some(w) => {
+                let g = parse_guard(w, b, &|n: &str| places.get(n)).map_err(|e| {
+                    let mut at = vec!["state_constraints", name.as_str(), "when"];
+                    at.extend(e.path.iter().map(String::as_str));
+                    cx.err(&at, format!("`when` of `{name}`: {}", e.message))
+                })?;
+                // What a refusal says: when this constraint applies, so what lifts it.
+                b.state_mut(id).policy.recovery = Some(lift_text(name, w, places));
+                Some(g)
+            }
             None => None,
         };
         // Lints of the guards built from `when` point at it.
@@ -163,4 +190,75 @@ pub(super) fn context(
         }
     }
     Ok(())
+}
+
+/// "`name` applies while …; it lifts when that no longer holds", with each reader's value now
+/// (`{reader}` is filled in from the sampled facts when the text is shown).
+fn lift_text(name: &str, when: &Value, places: &Places) -> String {
+    let mut readers = Vec::new();
+    let cond = describe(when, places, &mut readers);
+    let now = if readers.is_empty() {
+        String::new()
+    } else {
+        let parts: Vec<String> = readers.iter().map(|r| format!("{r} is {{{r}}}")).collect();
+        format!(" (now {})", parts.join(", "))
+    };
+    format!("\"{name}\" applies while {cond}{now}; it lifts when that no longer holds.")
+}
+
+/// A JSON guard in words, collecting the readers it reads.
+fn describe(g: &Value, places: &Places, readers: &mut Vec<String>) -> String {
+    let Some(o) = g.as_object() else {
+        return g.to_string();
+    };
+    let op = || o.get("op").and_then(Value::as_str).unwrap_or("==");
+    let value = || o.get("value").map_or("true".to_string(), Value::to_string);
+    let text = |k: &str| o.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let list = |k: &str, readers: &mut Vec<String>| -> Vec<String> {
+        o.get(k)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .map(|g| {
+                        let d = describe(g, places, readers);
+                        let nested = g.get("all").or_else(|| g.get("any")).is_some();
+                        if nested { format!("({d})") } else { d }
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    if o.contains_key("all") {
+        list("all", readers).join(" and ")
+    } else if o.contains_key("any") {
+        list("any", readers).join(" or ")
+    } else if let Some(inner) = o.get("not") {
+        format!("not ({})", describe(inner, places, readers))
+    } else if o.contains_key("reader") {
+        let r = text("reader");
+        if !readers.contains(&r) {
+            readers.push(r.clone());
+        }
+        format!("{r} {} {}", op(), value())
+    } else if o.contains_key("var") {
+        format!("{} {} {}", text("var"), op(), value())
+    } else if o.contains_key("flag") {
+        format!("flag {} is set", text("flag"))
+    } else if o.contains_key("file_exists") {
+        format!("{} exists", text("file_exists"))
+    } else if o.contains_key("in") {
+        let n = text("in");
+        if places.is_layer(&n) {
+            format!("the railroad is in layer {n}")
+        } else {
+            format!("the railroad is at {n}")
+        }
+    } else if o.contains_key("input") {
+        match o.get("value") {
+            Some(v) => format!("the call's input {} is {v}", text("input")),
+            None => format!("the call's input has {}", text("input")),
+        }
+    } else {
+        g.to_string()
+    }
 }

@@ -1,6 +1,13 @@
 //! `progress_layers` become progress bands; tools no layer lists are placed in path order.
+//!
+//! Seed 000's example lists no steps: its layers are identity (`seed.*`), project context
+//! (`starlog.*`, ending with the flight) and execution. The rule that recovers them from the
+//! railroad alone: spread the steps over the layers in path order, in proportion to each
+//! layer's width, with each boundary moved to a change of server (`seed.*` → `starlog.*`) up
+//! to one step away — the later one on a tie — so one server's run of steps stays in one
+//! layer; a tool that ends the railroad belongs to the layer of the step before it.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 use serde_json::{Map, Value};
 
@@ -9,10 +16,11 @@ use super::{Ctx, as_object};
 use crate::dialects::locate::LoadError;
 use crate::engine::build::ChartBuilder;
 use crate::engine::ir::{Band, StateId};
+use crate::engine::tool_name::canonical_tool_name;
 
 /// `progress_layers`: `{ "base": [0, 50] }` or `{ "base": { "range": [0, 50], "steps": [...] } }`.
-/// Tools no layer lists fall into the layer of the step before them, or, when no layer lists
-/// steps at all, are spread over the layers in path order.
+/// Tools no layer lists are spread over the layers that list none (see the module's rule), or,
+/// when every layer lists steps, fall into the layer of the step before them.
 pub(super) fn layers(
     cx: &Ctx,
     obj: &Map<String, Value>,
@@ -63,7 +71,14 @@ pub(super) fn layers(
                 )
             })?;
             for s in list {
-                let s = s.as_str().unwrap_or_default();
+                let s = s.as_str().ok_or_else(|| {
+                    cx.err(
+                        &["progress_layers", name, "steps"],
+                        format!(
+                            "layer `{name}`: `steps` entries must be tool names (strings), not {s}"
+                        ),
+                    )
+                })?;
                 let id = tools.get(s).ok_or_else(|| {
                     cx.err(
                         &["progress_layers", name, s],
@@ -88,13 +103,12 @@ pub(super) fn layers(
     Ok(())
 }
 
-fn assign_unlisted(b: &ChartBuilder, bands: &mut [Band], tools: &BTreeMap<String, StateId>) {
-    if bands.is_empty() {
-        return;
-    }
+/// Tools in path order: breadth-first from the railroad's start, then tools nothing reaches.
+fn path_order(b: &ChartBuilder, tools: &BTreeMap<String, StateId>) -> Vec<StateId> {
     let chart = b.chart();
-    // Path order: breadth-first from the start state over the railroad transitions.
+    let is_tool: HashSet<StateId> = tools.values().copied().collect();
     let mut order: Vec<StateId> = Vec::new();
+    let mut seen: HashSet<StateId> = HashSet::new();
     let start = chart
         .states
         .iter()
@@ -104,7 +118,7 @@ fn assign_unlisted(b: &ChartBuilder, bands: &mut [Band], tools: &BTreeMap<String
     while let Some(u) = queue.pop_front() {
         for t in chart.transitions.iter().filter(|t| t.source == u) {
             for &x in &t.targets {
-                if !order.contains(&x) && tools.values().any(|v| *v == x) {
+                if is_tool.contains(&x) && seen.insert(x) {
                     order.push(x);
                     queue.push_back(x);
                 }
@@ -112,74 +126,107 @@ fn assign_unlisted(b: &ChartBuilder, bands: &mut [Band], tools: &BTreeMap<String
         }
     }
     for id in tools.values() {
-        if !order.contains(id) {
+        if seen.insert(*id) {
             order.push(*id);
         }
     }
-    let listed_any = bands.iter().any(|b| !b.states.is_empty());
-    if !listed_any {
-        // Spread in path order, proportionally to each band's width.
-        let total: f64 = bands
-            .iter()
-            .map(|b| (b.hi - b.lo).max(0.0))
-            .sum::<f64>()
-            .max(1e-9);
-        let n = order.len();
-        let mut i = 0usize;
-        let mut acc = 0.0;
-        let count = bands.len();
-        for (bi, band) in bands.iter_mut().enumerate() {
-            acc += (band.hi - band.lo).max(0.0) / total;
-            let end = if bi + 1 == count {
-                n
-            } else {
-                ((acc * n as f64).round() as usize).min(n)
-            };
-            while i < end {
-                band.states.push(order[i]);
-                i += 1;
-            }
-        }
+    order
+}
+
+fn assign_unlisted(b: &ChartBuilder, bands: &mut [Band], tools: &BTreeMap<String, StateId>) {
+    if bands.is_empty() {
         return;
     }
+    let order = path_order(b, tools);
+    let listed: HashSet<StateId> = bands
+        .iter()
+        .flat_map(|b| b.states.iter().copied())
+        .collect();
     let unlisted: Vec<StateId> = order
         .iter()
         .copied()
-        .filter(|id| !bands.iter().any(|b| b.states.contains(id)))
+        .filter(|id| !listed.contains(id))
         .collect();
     let open: Vec<usize> = (0..bands.len())
         .filter(|&i| bands[i].states.is_empty())
         .collect();
     if !open.is_empty() {
-        // Tools no layer lists fill the layers that list none, in path order.
-        let total: f64 = open
-            .iter()
-            .map(|&i| (bands[i].hi - bands[i].lo).max(0.0))
-            .sum::<f64>()
-            .max(1e-9);
-        let n = unlisted.len();
-        let (mut i, mut acc) = (0usize, 0.0);
-        for (k, &bi) in open.iter().enumerate() {
-            acc += (bands[bi].hi - bands[bi].lo).max(0.0) / total;
-            let end = if k + 1 == open.len() {
-                n
-            } else {
-                ((acc * n as f64).round() as usize).min(n)
-            };
-            while i < end {
-                bands[bi].states.push(unlisted[i]);
-                i += 1;
-            }
-        }
+        spread(b, bands, &open, &unlisted);
         return;
     }
     // Every layer lists steps: an unlisted tool joins the layer of the step before it.
+    let band_of: HashMap<StateId, usize> = bands
+        .iter()
+        .enumerate()
+        .flat_map(|(i, b)| b.states.iter().map(move |s| (*s, i)))
+        .collect();
     let mut current: Option<usize> = None;
     for id in order {
-        if let Some(bi) = bands.iter().position(|b| b.states.contains(&id)) {
+        if let Some(&bi) = band_of.get(&id) {
             current = Some(bi);
         } else if let Some(bi) = current.or(Some(0)) {
             bands[bi].states.push(id);
         }
+    }
+}
+
+/// The server a tool belongs to (`starlog` of `starlog.check` or `mcp__starlog__check`); a
+/// plain tool has none.
+fn server(b: &ChartBuilder, id: StateId) -> Option<String> {
+    canonical_tool_name(&b.state(id).name)
+        .split_once('.')
+        .map(|(s, _)| s.to_string())
+}
+
+/// Spread `tools` (in path order) over the `open` layers, lowest range first, by the rule of
+/// the module's documentation.
+fn spread(b: &ChartBuilder, bands: &mut [Band], open: &[usize], tools: &[StateId]) {
+    let (endings, steps): (Vec<StateId>, Vec<StateId>) =
+        tools.iter().partition(|id| b.state(**id).is_final());
+    let mut open = open.to_vec();
+    open.sort_by(|x, y| bands[*x].lo.total_cmp(&bands[*y].lo));
+    let n = steps.len();
+    // A boundary between two steps of one server costs one step more than one at a change
+    // of server (or at either end).
+    let servers: Vec<Option<String>> = steps.iter().map(|s| server(b, *s)).collect();
+    let split_cost = |i: usize| {
+        let same = i > 0 && i < n && servers[i - 1].is_some() && servers[i - 1] == servers[i];
+        if same { 1.0 } else { 0.0 }
+    };
+    let widths: Vec<f64> = open
+        .iter()
+        .map(|&i| (bands[i].hi - bands[i].lo).max(0.0))
+        .collect();
+    let total: f64 = widths.iter().sum::<f64>().max(1e-9);
+    let mut band_of: HashMap<StateId, usize> = HashMap::new();
+    let (mut from, mut acc) = (0usize, 0.0);
+    for (k, &bi) in open.iter().enumerate() {
+        acc += widths[k] / total;
+        let end = if k + 1 == open.len() {
+            n
+        } else {
+            let target = acc * n as f64;
+            let cost = |c: usize| (c as f64 - target).abs() + split_cost(c);
+            // The cheapest boundary at or after the previous one; on a tie, the later.
+            (from..=n)
+                .min_by(|x, y| cost(*x).total_cmp(&cost(*y)).then(y.cmp(x)))
+                .unwrap_or(n)
+        };
+        bands[bi].states.extend_from_slice(&steps[from..end]);
+        band_of.extend(steps[from..end].iter().map(|s| (*s, bi)));
+        from = end;
+    }
+    // An ending joins the layer of a step that leads to it, when that layer is being filled.
+    let mut before: HashMap<StateId, usize> = HashMap::new();
+    for t in &b.chart().transitions {
+        if let Some(&bi) = band_of.get(&t.source) {
+            for x in &t.targets {
+                before.entry(*x).or_insert(bi);
+            }
+        }
+    }
+    for id in endings {
+        let bi = before.get(&id).copied().unwrap_or(open[open.len() - 1]);
+        bands[bi].states.push(id);
     }
 }

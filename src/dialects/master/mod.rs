@@ -189,17 +189,28 @@ pub fn load(file: &str, text: &str) -> Result<Loaded, LoadError> {
         BTreeMap::new()
     };
     readers::readers(&cx, &obj, &mut b)?;
-    if let Some(cons) = constraints {
-        context::context(&cx, cons, &mut b)?;
-    }
+    // Layers first: a constraint's `when` may name one (`{"in": "execution"}`).
     layers::layers(&cx, &obj, &mut b, &tools)?;
+    if let Some(cons) = constraints {
+        let places = context::Places {
+            tools: &tools,
+            layers: b
+                .chart()
+                .bands
+                .iter()
+                .map(|band| (band.name.clone(), band.states.clone()))
+                .collect(),
+        };
+        context::context(&cx, cons, &mut b, &places)?;
+    }
     let chart = b
         .finish()
         .map_err(|e| LoadError::at(file, 1, 1, e.to_string()))?;
+    let warnings = readers::path_lints(&cx, &chart);
     Ok(Loaded {
         chart,
         source: file.to_string(),
-        warnings: Vec::new(),
+        warnings,
     })
 }
 

@@ -164,6 +164,14 @@ pub(super) fn railroad(
         .map_err(|e| cx.err(&["tool_transitions"], e.to_string()))?;
     b.state_mut(start).weight = 0.0;
     b.state_mut(start).label = "start".into();
+    // Lints about the start (a `start` list that leads nowhere) point at what made it.
+    let at = if obj.contains_key("start") {
+        ["\"start\""]
+    } else {
+        ["\"tool_transitions\""]
+    };
+    let (line, col) = crate::dialects::locate::find_path(cx.text, &at);
+    b.state_mut(start).span = Some(crate::engine::ir::Span::at(line, col));
     b.set_initial(parent, start);
     let mut ids = BTreeMap::new();
     // Each tool's next calls, grouped once: a scan per tool would be quadratic on long files.

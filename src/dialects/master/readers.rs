@@ -3,9 +3,11 @@
 use serde_json::{Map, Value};
 
 use super::{Ctx, as_object};
-use crate::dialects::locate::LoadError;
+use crate::dialects::locate::{LoadError, find_path};
+use crate::dialects::workflow::precond::HOST_VARS;
 use crate::engine::build::ChartBuilder;
-use crate::engine::ir::{ReaderDecl, ReaderKind};
+use crate::engine::ir::{Chart, ReaderDecl, ReaderKind, Span};
+use crate::engine::lint::Lint;
 
 /// Reader presets named by seed 000's `state_readers` (`"check_waypoint_temp_files"`…): where
 /// the HEAVEN systems keep their state, under `${HEAVEN_DATA_DIR}`.
@@ -96,5 +98,70 @@ fn parse_reader_object(o: &Map<String, Value>) -> Result<ReaderKind, String> {
         Some("count") => Ok(ReaderKind::Count { path }),
         Some("age") => Ok(ReaderKind::Age { path }),
         _ => Err("`kind` must be json, file_exists, count or age".into()),
+    }
+}
+
+/// Reader paths naming a variable the host never expands (`${TMPDIR}`): the reader would look
+/// for the text as written and never find a file. One error per reader, at its declaration
+/// (or at the `file_exists` guard that made it).
+pub(super) fn path_lints(cx: &Ctx, chart: &Chart) -> Vec<Lint> {
+    let mut out = Vec::new();
+    for r in &chart.readers {
+        if matches!(r.kind, ReaderKind::OnPath { .. }) {
+            continue;
+        }
+        let path = r.kind.path();
+        let Some(var) = unknown_var(path) else {
+            continue;
+        };
+        let (line, col) = match r.name.strip_prefix("file_exists:") {
+            Some(p) => find_path(cx.text, &["\"file_exists\"", &format!("\"{p}\"")]),
+            None => find_path(cx.text, &["\"state_readers\"", &format!("\"{}\"", r.name)]),
+        };
+        let allowed: Vec<String> = HOST_VARS.iter().map(|v| format!("${{{v}}}")).collect();
+        out.push(Lint::error(
+            "unknown-path-variable",
+            format!(
+                "reader `{}` reads `{path}`, but `{var}` never expands: paths expand only {}",
+                r.name,
+                allowed.join(", ")
+            ),
+            Some(Span::at(line, col)),
+        ));
+    }
+    out
+}
+
+/// The first `${NAME}` in `path` that is not a host variable (or an unclosed `${`).
+fn unknown_var(path: &str) -> Option<String> {
+    let mut rest = path;
+    while let Some(i) = rest.find("${") {
+        let Some(len) = rest[i..].find('}') else {
+            return Some(rest[i..].to_string());
+        };
+        let name = &rest[i + 2..i + len];
+        if !HOST_VARS.contains(&name) {
+            return Some(format!("${{{name}}}"));
+        }
+        rest = &rest[i + len..];
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unknown_var;
+
+    #[test]
+    fn only_host_variables_expand() {
+        assert_eq!(unknown_var("${HOME}/a/${SEED_HOME}/b"), None);
+        assert_eq!(unknown_var("/plain/*.json"), None);
+        assert_eq!(unknown_var("${HOME}/${TMPDIR}/x"), Some("${TMPDIR}".into()));
+        assert_eq!(unknown_var("${HOME"), Some("${HOME".into()));
+        assert_eq!(
+            unknown_var("$HOME/x"),
+            None,
+            "not a variable to seed: a literal `$`"
+        );
     }
 }
