@@ -94,7 +94,7 @@ impl Machine {
 
     /// The root's transitions that fire now from active state `u` (a command or skill bound
     /// on the root, guarded to the current state).
-    fn root_edges_now(&self, u: StateId, snap: &Snapshot) -> Vec<Edge> {
+    pub(crate) fn root_edges_now(&self, u: StateId, snap: &Snapshot) -> Vec<Edge> {
         let chart = &self.chart;
         let mut out = Vec::new();
         for &ti in &self.candidates[StateId::ROOT.index()] {
@@ -298,7 +298,7 @@ impl Machine {
     }
 
     /// The transition is taken on an event the agent does not make: a prompt or a hook event.
-    fn waits(&self, ti: usize) -> bool {
+    pub(crate) fn waits(&self, ti: usize) -> bool {
         match &self.chart.transitions[ti].trigger {
             Trigger::Event(p) => p
                 .alts

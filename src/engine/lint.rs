@@ -250,21 +250,18 @@ impl Machine {
             );
             for sid in std::iter::once(t.source).chain(chart.ancestors(t.source)) {
                 let st = chart.state(sid);
-                let denied = st
-                    .policy
-                    .deny
-                    .iter()
+                // Only unconditional policies refuse a tool for good.
+                let always = || st.all_policies().filter(|p| p.when.is_none());
+                let denied = always()
+                    .flat_map(|p| &p.deny)
                     .any(|d| d.names_tool(&probe, &chart.aliases));
-                let outside = !st.policy.allow.is_empty()
-                    && !st
-                        .policy
-                        .allow
-                        .iter()
-                        .any(|a| a.names_tool(&probe, &chart.aliases))
-                    && !chart
-                        .neutral
-                        .iter()
-                        .any(|n| n.names_tool(&probe, &chart.aliases));
+                let outside = always().any(|p| {
+                    !p.allow.is_empty()
+                        && !p.allow.iter().any(|a| a.names_tool(&probe, &chart.aliases))
+                }) && !chart
+                    .neutral
+                    .iter()
+                    .any(|n| n.names_tool(&probe, &chart.aliases));
                 if denied || outside {
                     out.push(Lint::error(
                         "tool-never-allowed",
@@ -371,6 +368,14 @@ impl Machine {
         for t in &chart.transitions {
             if let Some(g) = &t.guard {
                 self.check_guard(g, &flags, &vars, t.span, out);
+            }
+        }
+        // A policy's `when` reads the same data as a transition's guard.
+        for s in &chart.states {
+            for p in s.all_policies() {
+                if let Some(g) = &p.when {
+                    self.check_guard(g, &flags, &vars, p.span.or(s.span), out);
+                }
             }
         }
     }

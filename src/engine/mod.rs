@@ -7,6 +7,7 @@ pub mod breaker;
 pub mod build;
 pub mod decode;
 pub mod event;
+pub mod gates;
 pub mod graph;
 pub mod guard;
 pub mod interpolate;

@@ -68,20 +68,25 @@ impl Machine {
         for &sid in &snap.active {
             let st = chart.state(sid);
             // A deep-state constraint's list narrows what is allowed; it grants nothing.
+            let policies = || super::verdict::policies_now(self, snap, sid, None);
             if !self.is_monitor(sid) {
-                for p in &st.policy.allow {
+                for p in policies().flat_map(|p| &p.allow) {
                     let s = as_called(p);
                     if !allowed.contains(&s) {
                         allowed.push(s);
                     }
                 }
             }
-            for p in &st.policy.deny {
+            for p in policies().flat_map(|p| &p.deny) {
                 refused.push(as_called(p));
-                denied.push(ToolRule {
+                let rule = ToolRule {
                     pattern: p.to_string(),
                     by: super::wording::state_in_tier(&st.label, &st.label, &self.tier(sid)),
-                });
+                };
+                // A chain of policies denies the same tool for several reasons: one rule.
+                if !denied.contains(&rule) {
+                    denied.push(rule);
+                }
             }
         }
         for n in chart.neutral.iter().map(as_called) {
@@ -150,7 +155,7 @@ impl Machine {
             .any(|p| p.names_tool(&ev, &self.chart.aliases));
         snap.active
             .iter()
-            .any(|&s| objection(self, s, &ev, neutral).is_some())
+            .any(|&s| objection(self, snap, s, &ev, neutral).is_some())
     }
 
     fn tier(&self, id: StateId) -> String {
