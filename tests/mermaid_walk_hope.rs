@@ -346,15 +346,22 @@ fn hope_commands_and_back_transitions() {
     w.advance(&skill("hope:shape"));
     assert_eq!(w.at(), vec!["shape.extract"]);
     // /hope:summon runs consult beside the current state (§8 "parallel to current state"):
-    // in through its user_cmd source and load_blocklist, and back to where the session was.
+    // the turn is consult's (the session shows it, and the consult skill may run), then
+    // through load_blocklist and the single expert back to where the session was.
     w.advance(&Event::prompt("/hope:summon Kent Beck"));
+    assert_eq!(w.at(), vec!["consult.sources.user_cmd"]);
+    assert!(w.m.status(&w.snap).breadcrumb.contains("consult"));
+    w.call(&skill("hope:consult"), VerdictKind::Neutral);
+    assert_eq!(w.at(), vec!["consult.sources.user_cmd"]);
+    w.advance(&Event::lifecycle("Stop"));
     assert_eq!(w.at(), vec!["shape.extract"]);
     for k in [
         "consult.sources.user_cmd",
         "consult.blocklist",
+        "consult.single.generate",
         "consult.__final",
     ] {
-        assert!(w.snap.visited.contains(&w.m.chart.find(k).expect(k)), "{k}");
+        assert!(w.visited(k), "{k}");
     }
     assert_eq!(w.snap.vars.get("consult_return"), Some(&Value::Null));
     w.advance(&skill("hope:consult"));

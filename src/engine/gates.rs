@@ -138,27 +138,33 @@ impl Machine {
     }
 
     /// The shortest way from `snap` through a transition after which `when` no longer holds:
-    /// from where the session is, or after a call bound on the root (a command that re-enters
-    /// a stage from anywhere, seed 004's `/hope:intent`). The edges and where they end.
+    /// from where the session is, or after a call bound on the root that the agent can make
+    /// now (a command that re-enters a stage from anywhere, seed 004's `/hope:intent`). As for
+    /// every route, the root's other transitions (moves of other session types, side trips)
+    /// are no steps of it. The edges and where they end.
     fn lift(&self, snap: &Snapshot, when: &Guard) -> Option<(Vec<Edge>, StateId)> {
         // Already false here: the refusal comes from the way to the call itself (it resets
         // what the policy waits for), which no leg before it can mend.
         if !guard::eval_ignoring_input(when, snap) {
             return None;
         }
+        let mut best: Option<(u32, Vec<Edge>, StateId)> = None;
         let mut starts: Vec<(u32, Vec<Edge>)> = vec![(0, Vec::new())];
         for u in self.atomic_active(snap) {
             for e in self.root_edges_now(u, snap) {
-                if !self.waits(e.transition) {
-                    starts.push((1, vec![e]));
+                if self.waits(e.transition) {
+                    continue;
                 }
+                if best.is_none() && self.lifts(snap, e.transition, when) {
+                    best = Some((1, vec![e], e.to));
+                }
+                starts.push((1, vec![e]));
             }
         }
         // Only transitions that act (set a flag or a variable) can lift anything.
         let acting: Vec<bool> = (0..self.chart.transitions.len())
-            .map(|ti| self.acts(ti))
+            .map(|ti| self.acts(ti) && self.chart.transitions[ti].source != StateId::ROOT)
             .collect();
-        let mut best: Option<(u32, Vec<Edge>, StateId)> = None;
         for (cost0, prefix) in starts {
             let from = match prefix.last() {
                 Some(e) => self.walked(snap, &prefix, e.to),
@@ -209,7 +215,7 @@ impl Machine {
     /// an eventless move, or `u` finishing the composite whose `done` it waits for).
     fn edge_from(&self, u: StateId, ti: usize) -> Option<Edge> {
         let t = &self.chart.transitions[ti];
-        if t.guard.as_ref().is_some_and(|g| g.is_never()) {
+        if t.guard.as_ref().is_some_and(|g| g.is_never()) || !self.may_fire_at(ti, u) {
             return None;
         }
         let cost = match t.trigger {

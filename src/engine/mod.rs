@@ -13,6 +13,7 @@ pub mod guard;
 pub mod interpolate;
 pub mod ir;
 pub mod lint;
+pub mod lint_flow;
 pub mod machine;
 pub mod pattern;
 pub mod progress;

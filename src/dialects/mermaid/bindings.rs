@@ -200,6 +200,7 @@ pub(super) fn edge_override(
                 text: et.label.get_ref().clone(),
                 line,
                 col,
+                why: et.why.clone(),
             });
             Ok(())
         }

@@ -124,6 +124,8 @@ pub(super) struct EdgeToml {
     #[serde(rename = "match")]
     pub(super) matching: Option<String>,
     pub(super) label: Spanned<String>,
+    /// Why: shown with the edge (a `[false]` edge's reason in `validate`'s findings).
+    pub(super) why: Option<String>,
 }
 
 #[derive(Deserialize)]
