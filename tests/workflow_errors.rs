@@ -267,6 +267,28 @@ fn lints_cover_paths_schema_and_texts() {
     assert_eq!(codes(&lints), ["workflow-unknown-variable"]);
     let span = lints[0].span.unwrap();
     assert_eq!((span.line, span.col), (8, 15));
+    // `${var}` reading a variable that starts as null and that nothing sets: the call (here a
+    // clone's URL) would never have it. Once something stores it, no finding.
+    let never = wf(
+        "a",
+        &ACTION.replace("clone_repo", "clone_repo\n        url: \"${repo_url}\""),
+    )
+    .replace(
+        "start_node:",
+        "initial_state:\n  repo_url: null\nstart_node:",
+    );
+    let lints = load(&never).warnings;
+    assert_eq!(codes(&lints), ["workflow-never-written"]);
+    assert!(
+        lints[0].message.contains("`repo_url`"),
+        "{}",
+        lints[0].message
+    );
+    let stored = never.replace(
+        "      - type: clone_repo",
+        "      - type: web_fetch\n        store_as: repo_url\n      - type: clone_repo",
+    );
+    assert!(codes(&load(&stored).warnings).is_empty());
     // Keys a node type does not use, an on_failure that cannot happen.
     let stray = wf(
         "a",

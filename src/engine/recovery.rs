@@ -27,9 +27,19 @@ pub struct NextStep {
 }
 
 impl NextStep {
-    /// `tool` as the agent's calls in this session spell its server (a plugin's or not).
+    /// `tool` as the agent's calls in this session spell its server (a plugin's or not), and
+    /// `${var}` in its input as the variable holds it now (`WebFetch(url="${source_url}")` is
+    /// a call to one URL, the one the session was given).
     fn spelled_for(mut self, snap: &Snapshot) -> NextStep {
         self.tool = super::tool_name::spell_as_seen(&self.tool, &snap.plugins);
+        if self.call.contains("${") || self.tool.contains("${") {
+            let scope = super::interpolate::Scope {
+                vars: &snap.vars,
+                flags: &snap.flags,
+            };
+            self.call = super::interpolate::shown(&self.call, &scope);
+            self.tool = super::interpolate::shown(&self.tool, &scope);
+        }
         self
     }
 }
