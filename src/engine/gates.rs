@@ -12,6 +12,7 @@ use super::graph::Edge;
 use super::guard;
 use super::ir::{Action, Guard, StateId, Trigger};
 use super::machine::Machine;
+use super::pattern::Pattern;
 use super::snapshot::Snapshot;
 
 /// Where a call is made from, and the transition it fires there.
@@ -29,6 +30,13 @@ impl Machine {
         ev: &Event,
         exact: bool,
     ) -> Option<CallSite> {
+        // A call some step names (an anchor call with another stage) is led to that step: a
+        // bare wildcard that later lets anything through (seed 001's BOUND) is no way to it.
+        let wildcard = |p: &Pattern| p.alts.iter().all(|a| a.glob.chars().all(|c| c == '*'));
+        let aliases = &self.chart.aliases;
+        let named = self.chart.transitions.iter().any(|t| {
+            matches!(&t.trigger, Trigger::Event(p) if !wildcard(p) && p.names_tool(ev, aliases))
+        });
         let mut best: Option<(u32, CallSite)> = None;
         for s in &self.chart.states {
             let Some(d) = dist[s.id.index()] else {
@@ -42,6 +50,9 @@ impl Machine {
                 let Trigger::Event(p) = &t.trigger else {
                     continue;
                 };
+                if named && wildcard(p) {
+                    continue;
+                }
                 let fits = if exact {
                     p.matches(ev, &self.chart.aliases)
                         && super::recovery::input_fits(&t.guard, &ev.input)

@@ -374,7 +374,7 @@ mod tests {
     fn references_in_inputs_become_a_guard() {
         let p = write_to(Some("data/web/${id}/p.md"));
         let (p, guard) = split_templates(p);
-        assert_eq!(p.to_string(), "Write | Edit");
+        assert_eq!(p.to_string(), "Write|Edit");
         assert_eq!(
             guard,
             Some(Guard::Input {
