@@ -288,11 +288,17 @@ fn hope_off_path_calls_are_advised_with_a_concrete_recovery() {
         "{warning}"
     );
     assert!(warning.contains("First call hope:shape, then hope:consult, then hope:consult, then hope:loop; after that, Edit is allowed."), "{warning}");
-    // Skipping ahead to the loop is advised too, and the recovery names the next stage.
+    // Skipping ahead to the loop is advised too, and the recovery names the next stage. The
+    // call is named by its skill, not by the `Skill` tool every skill shares.
     let v = w.gate(&skill("hope:loop"));
     assert_eq!(
         (v.kind, v.decision),
         (VerdictKind::OffPath, Decision::Allow)
+    );
+    let warning = v.warning.clone().expect("advised");
+    assert!(
+        warning.starts_with("seed: Skill(skill=\"hope:loop\") is not part of \"hope\""),
+        "{warning}"
     );
     assert_eq!(v.next.as_deref(), Some("hope:shape"));
     let rec = w.m.recovery(&w.snap, None);

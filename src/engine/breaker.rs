@@ -76,7 +76,7 @@ pub(crate) fn enforce(m: &Machine, snap: &mut Snapshot, ev: &Event, base: Verdic
         let msg = format!(
             "{} {} was denied {} times {whom}: stop retrying it and ask the user how to proceed.",
             v.reason,
-            ev.claude_tool_name(),
+            super::verdict::called(ev),
             dl.limit
         );
         v.reason = msg.clone();

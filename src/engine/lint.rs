@@ -129,11 +129,40 @@ impl Machine {
 
     fn lint_reachability(&self, dead: &[Option<Dead>], out: &mut Vec<Lint>) {
         let seen = self.reachable_with(dead);
+        // One finding per problem: a composite none of whose states can be entered (a
+        // workflow node of several steps) is reported once, not once per state inside.
+        let chart = &self.chart;
+        let mut never = vec![false; chart.states.len()];
+        for s in chart.states.iter().rev() {
+            never[s.id.index()] = if s.is_atomic_like() {
+                !seen.contains(&s.id)
+            } else {
+                s.id != StateId::ROOT
+                    && !s.children.is_empty()
+                    && s.children.iter().all(|c| never[c.index()])
+            };
+        }
         for s in &self.chart.states {
+            let reported_above = s.parent.is_some_and(|p| never[p.index()]);
+            if never[s.id.index()] && !s.is_atomic_like() && !reported_above {
+                let why = self
+                    .unreachable_reason(s.id, dead)
+                    .map(|r| format!(": {r}"))
+                    .unwrap_or_default();
+                out.push(Lint::warning(
+                    "unreachable",
+                    format!("state `{}` can never be entered{why}", s.key),
+                    s.span,
+                ));
+                continue;
+            }
             if !s.is_atomic_like() {
                 continue;
             }
             if !seen.contains(&s.id) {
+                if reported_above {
+                    continue;
+                }
                 let why = self
                     .unreachable_reason(s.id, dead)
                     .map(|r| format!(": {r}"))

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::breaker;
-use super::event::Event;
+use super::event::{Event, EventKind};
 use super::guard;
 use super::ir::{Enforcement, OffPathPolicy, Policy, StateId};
 use super::machine::Machine;
@@ -134,10 +134,19 @@ pub fn current_label(m: &Machine, snap: &Snapshot) -> String {
     }
 }
 
+/// The call as the agent made it, for messages: a skill by its name (`Skill(skill="hope:loop")`),
+/// not the `Skill` tool every skill shares.
+pub(crate) fn called(ev: &Event) -> String {
+    match ev.kind {
+        EventKind::Skill => format!("Skill(skill=\"{}\")", ev.name),
+        _ => ev.claude_tool_name(),
+    }
+}
+
 pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
     let chart = &m.chart;
     let aliases = &chart.aliases;
-    let tool = ev.claude_tool_name();
+    let tool = called(ev);
     let neutral = chart.neutral.iter().any(|p| p.names_tool(ev, aliases));
 
     // 1. Policies of every active state intersect: any deny wins. A pattern with input
@@ -353,7 +362,7 @@ fn excludes<'a>(
 /// The next call and a sentence naming the path to the denied tool (only computed for calls
 /// the sequence objects to: it searches the graph).
 fn advice(m: &Machine, snap: &Snapshot, ev: &Event) -> (Option<String>, String) {
-    let tool = ev.claude_tool_name();
+    let tool = called(ev);
     let recovery = m.recovery(snap, Some(ev));
     let next = recovery.next.first().map(|n| n.tool.clone());
     let stuck = recovery

@@ -1,6 +1,7 @@
 //! The dialect's lints on the compiled chart (seed 003's verification plan): path coverage —
-//! every node reachable from the start, an ending reachable from every node — plus loops that
-//! need no tool call, and `${var}` texts that name nothing the workflow sets.
+//! an ending reachable from every node (every node reachable from the start is the engine's
+//! `unreachable` lint) — plus loops that need no tool call, and `${var}` texts that name
+//! nothing the workflow sets.
 
 use std::collections::BTreeSet;
 
@@ -84,18 +85,10 @@ fn coverage(chart: &Chart, out: &mut Vec<Lint>) {
             }
         }
     }
+    // A node or ending the start does not lead to is the engine's `unreachable` finding (once
+    // per node, with why): reported there, not twice.
     for s in chart.states.iter().skip(1) {
-        let what = if s.is_final() { "ending" } else { "node" };
-        if !seen[s.id.index()] {
-            out.push(Lint::warning(
-                "workflow-unreachable",
-                format!(
-                    "path coverage: {what} `{}` cannot be reached from the start",
-                    s.key
-                ),
-                s.span,
-            ));
-        } else if !finishes[s.id.index()] {
+        if seen[s.id.index()] && !finishes[s.id.index()] {
             out.push(Lint::error(
                 "workflow-no-ending",
                 format!("path coverage: no ending can be reached from `{}`", s.key),
