@@ -138,3 +138,44 @@ fn validate_with_no_sequence_files_says_so_and_fails() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn validate_of_a_directory_checks_a_manifests_diagrams_through_the_manifest_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let seqs = dir.path().join("seqs");
+    std::fs::create_dir_all(seqs.join("flow")).unwrap();
+    std::fs::write(
+        seqs.join("flow.toml"),
+        "name = \"flow\"\ndiagram = \"flow/top.mmd\"\n[[edge]]\nfrom = \"a\"\nto = \"b\"\nlabel = \"Bash\"\n",
+    )
+    .unwrap();
+    // Alone, the nested diagram's prose edge is a finding; through the manifest it is bound.
+    std::fs::write(
+        seqs.join("flow/top.mmd"),
+        "stateDiagram-v2\n  [*] --> a\n  a --> b : when ready\n  b --> [*] : Edit\n",
+    )
+    .unwrap();
+    // A diagram no manifest nests is a sequence of its own.
+    std::fs::write(
+        seqs.join("solo.mmd"),
+        "stateDiagram-v2\n  [*] --> a\n  a --> [*] : Edit\n",
+    )
+    .unwrap();
+    let out = seed(&["validate", "seqs"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    let files: Vec<&str> = report
+        .lines()
+        .filter_map(|l| l.strip_prefix("ok   "))
+        .filter_map(|l| l.split(':').next())
+        .collect();
+    assert_eq!(files, ["seqs/flow.toml", "seqs/solo.mmd"], "{report}");
+    assert!(!report.contains("unparsed-label"), "{report}");
+    // Named explicitly, a nested diagram is validated on its own.
+    let out = seed(&["validate", "seqs/flow/top.mmd"], dir.path());
+    assert!(
+        text(&out.stdout).contains("warning[unparsed-label]"),
+        "{}",
+        text(&out.stdout)
+    );
+}

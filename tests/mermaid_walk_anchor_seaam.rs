@@ -218,3 +218,73 @@ fn refusals_name_calls_as_the_agent_makes_them_and_status_shows_the_tier() {
         "{line}"
     );
 }
+
+fn anchor(stage: &str) -> Event {
+    tool("mcp__hestai__odyssean_anchor", json!({ "stage": stage }))
+}
+
+#[test]
+fn odyssean_anchor_status_names_each_allowed_call_once_and_any_tool_once_bound() {
+    let mut w = Walk::new("odyssean_anchor");
+    w.advance(&anchor("init"));
+    let st = w.m.status(&w.snap);
+    assert_eq!(
+        st.allowed,
+        [
+            "odyssean_anchor(stage=\"commit_identity\")",
+            "odyssean_anchor(stage=\"init\")",
+            "Read",
+            "Grep",
+            "Glob",
+            "LS"
+        ]
+    );
+    w.advance(&anchor("commit_identity"));
+    w.advance(&anchor("bind"));
+    // Bound: `BOUND --> BOUND : *` lets every call through, and the status says so.
+    let st = w.m.status(&w.snap);
+    assert_eq!(st.allowed, ["*"]);
+    assert!(
+        seed::report::status_text(&st).contains("allowed: any tool\n"),
+        "{}",
+        seed::report::status_text(&st)
+    );
+    // Not finished (the session has not ended), and nothing to recover from.
+    assert!(!st.progress.done);
+    let rec = seed::report::recovery_text(&st);
+    assert!(
+        rec.contains("nothing to recover: at \"BOUND\", and any tool is allowed here")
+            && !rec.contains("finished"),
+        "{rec}"
+    );
+}
+
+#[test]
+fn odyssean_anchor_out_of_order_stages_are_told_the_stage_that_comes_next() {
+    let mut w = Walk::new("odyssean_anchor");
+    // The anchor as the agent may call it, by its own name: the name every suggestion uses.
+    let bare = |stage: &str| tool("odyssean_anchor", json!({ "stage": stage }));
+    let v = w.gate(&bare("commit_identity"));
+    assert_eq!(v.decision, Decision::Deny);
+    assert!(
+        v.reason.contains("First call odyssean_anchor(stage=\"init\"); after that, odyssean_anchor(stage=\"commit_identity\") is allowed."),
+        "{}",
+        v.reason
+    );
+    w.call(&bare("init"), VerdictKind::Advance);
+    w.call(&bare("commit_identity"), VerdictKind::Advance);
+    assert_eq!(w.at(), ["CONTEXTUALIZING"]);
+    // The identity is committed: committing it again is refused, naming the stage that is due
+    // (not the permit's "anything goes" after it).
+    for again in [bare("commit_identity"), anchor("commit_identity")] {
+        let v = w.gate(&again);
+        assert_eq!(v.decision, Decision::Deny);
+        assert!(
+            v.reason.ends_with(
+                "is allowed only as odyssean_anchor(stage=\"bind\"), not with this input."
+            ),
+            "{}",
+            v.reason
+        );
+    }
+}

@@ -152,12 +152,17 @@ fn the_third_failed_retry_escalates_to_a_thorough_review() {
 fn commands_choose_one_expert_or_the_panel() {
     let mut w = in_waves();
     w.snap.visited.clear();
+    // The user's consult takes the turn; when it ends the waves go on.
     w.advance(&Event::prompt("/hope:summon Kent Beck"));
+    assert_eq!(w.at(), ["consult.sources.user_cmd"]);
+    w.advance(&Event::lifecycle("Stop"));
     assert_eq!(w.at(), ["loop.wave_exec"]);
     assert!(w.visited("consult.single.detect_expert"));
     assert!(!w.visited("consult.panel.select_experts"));
     w.snap.visited.clear();
     w.advance(&Event::prompt("/hope:panel caching strategy"));
+    assert_eq!(w.at(), ["consult.sources.user_cmd"]);
+    w.advance(&Event::lifecycle("Stop"));
     assert_eq!(w.at(), ["loop.wave_exec"]);
     assert!(w.visited("consult.panel.select_experts"));
     assert!(!w.visited("consult.single.detect_expert"));

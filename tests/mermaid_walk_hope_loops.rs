@@ -156,9 +156,11 @@ fn bond_adjusts_until_approved_or_cancelled() {
 #[test]
 fn panel_runs_beside_the_waves_and_comes_back() {
     let mut w = in_waves();
-    w.advance(&Event::prompt("/hope:panel caching strategy"))
+    // The panel takes the user's turn (the session shows consult), then the waves go on.
+    w.advance(&Event::prompt("/hope:panel caching strategy"));
+    assert_eq!(w.at(), ["consult.sources.user_cmd"]);
+    w.advance(&Event::lifecycle("Stop"))
         .expect("loop.wave_exec", 58.6, Some("Task"));
-    assert!(visited(&w, "consult.sources.user_cmd"));
     assert!(visited(&w, "consult.panel.synthesize") || visited(&w, "consult.__final"));
     assert_eq!(w.snap.vars.get("consult_return"), Some(&Value::Null));
 }
@@ -196,6 +198,27 @@ fn validate_finds_the_chart_whole() {
         .map(|x| format!("{}: {}", x.code, x.message))
         .collect();
     // Every state of §1–§7 can be entered (consult's shape_step, loop_stall and loop_review
-    // sources are side trips from shape and loop), and no drawn loop is left without meaning.
-    assert_eq!(found, Vec::<String>::new());
+    // sources are side trips from shape and loop) but three, whose way in is a judgement of
+    // the model that no hook event shows: reported, each with why.
+    let unreachable: Vec<&str> = found
+        .iter()
+        .filter_map(|f| f.strip_prefix("unreachable: state `"))
+        .filter_map(|f| f.split('`').next())
+        .collect();
+    assert_eq!(
+        unreachable,
+        [
+            "soul.intent_interrupt",
+            "soul.explore_interrupt",
+            "consult.single.refuse"
+        ],
+        "{found:#?}"
+    );
+    assert_eq!(found.len(), 3, "{found:#?}");
+    for f in &found {
+        assert!(
+            f.contains("is switched off: ") && f.contains("the model's"),
+            "{f}"
+        );
+    }
 }

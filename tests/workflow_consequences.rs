@@ -5,9 +5,9 @@ mod workflow_common;
 
 use std::collections::BTreeMap;
 
-use seed::engine::Event;
 use seed::engine::ir::{Action, Trigger};
 use seed::engine::pattern::Pattern;
+use seed::engine::{Event, VerdictKind};
 use serde_json::{Value, json};
 use workflow_common::*;
 
@@ -186,11 +186,6 @@ fn outside_world_consequences_become_the_tool_call_the_agent_makes() {
             ("Edit", config),
         ),
         (
-            "type: write_file\npath: \"data/web/${source_id}/page.md\"",
-            "Write(/file_path=*/data/web/*/page.md)|Edit(/file_path=*/data/web/*/page.md)",
-            ("Write", json!({"file_path": "/c/data/web/blog/page.md"})),
-        ),
-        (
             "type: write_file",
             "Write|Edit",
             ("Write", json!({"file_path": "/anything"})),
@@ -224,14 +219,6 @@ fn outside_world_consequences_become_the_tool_call_the_agent_makes() {
             "type: git_fetch",
             "Bash(/command=*git *fetch*)",
             ("Bash", json!({"command": "git fetch origin"})),
-        ),
-        (
-            "type: web_fetch\nurl: \"${source_url}/llms.txt\"",
-            "WebFetch(/url=*/llms.txt)",
-            (
-                "WebFetch",
-                json!({"url": "https://d.dev/llms.txt", "prompt": "p"}),
-            ),
         ),
         (
             "type: web_fetch",
@@ -278,6 +265,69 @@ fn outside_world_consequences_become_the_tool_call_the_agent_makes() {
             "{cons} does not match an unrelated call"
         );
     }
+}
+
+/// A workflow that fetches `${source_url}/llms.txt` and then caches it under `${source_id}`.
+const FETCH: &str = "  a:\n    type: action\n    actions:\n      - type: web_fetch\n        url: \"${source_url}/llms.txt\"\n      - type: write_file\n        path: \"data/llms/${source_id}/llms.txt\"\n    on_success: done";
+
+fn fetching(initial: &str) -> Run {
+    Run::new(&wf("a", FETCH).replace(
+        "start_node:",
+        &format!("initial_state:\n{initial}\nstart_node:"),
+    ))
+}
+
+#[test]
+fn a_reference_in_a_call_is_the_variables_value_when_the_call_is_judged() {
+    let mut r = fetching("  source_url: \"https://docs.example.com\"\n  source_id: react");
+    // Shown as written, with the values the variables hold now.
+    assert_eq!(
+        r.next_tool().as_deref(),
+        Some("WebFetch(url=\"https://docs.example.com/llms.txt\")")
+    );
+    // Another site is no step of the workflow.
+    let evil = r.call(
+        "WebFetch",
+        json!({"url": "https://evil.example.org/llms.txt"}),
+    );
+    assert_ne!(evil.kind, VerdictKind::Advance, "{}", evil.reason);
+    assert_eq!(r.at(), ["a.web_fetch"]);
+    r.call(
+        "WebFetch",
+        json!({"url": "https://docs.example.com/llms.txt"}),
+    );
+    assert_eq!(r.at(), ["a.write_file"]);
+    assert_eq!(
+        r.next_tool().as_deref(),
+        Some("Write(file_path=\"*/data/llms/react/llms.txt\")")
+    );
+    let other = r.call("Write", json!({"file_path": "/c/data/llms/vue/llms.txt"}));
+    assert_ne!(other.kind, VerdictKind::Advance);
+    r.call("Write", json!({"file_path": "/c/data/llms/react/llms.txt"}));
+    assert_eq!(r.at(), ["done"]);
+}
+
+#[test]
+fn a_reference_to_an_unset_variable_matches_any_value_until_it_is_set() {
+    let mut r = fetching("  source_url: null\n  source_id: null");
+    // What the call will need is named as written.
+    assert_eq!(
+        r.next_tool().as_deref(),
+        Some("WebFetch(url=\"${source_url}/llms.txt\")")
+    );
+    let v = r.call(
+        "WebFetch",
+        json!({"url": "https://any.example.net/llms.txt"}),
+    );
+    assert_eq!(v.kind, VerdictKind::Advance);
+    // The literal part still has to fit.
+    let mut r = fetching("  source_url: null");
+    let v = r.call(
+        "WebFetch",
+        json!({"url": "https://any.example.net/index.html"}),
+    );
+    assert_ne!(v.kind, VerdictKind::Advance);
+    assert_eq!(r.at(), ["a.web_fetch"]);
 }
 
 #[test]

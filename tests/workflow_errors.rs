@@ -234,13 +234,24 @@ fn lint_codes(yaml: &str) -> Vec<String> {
 #[test]
 fn lints_cover_paths_schema_and_texts() {
     // Path coverage: an orphan node; a node that can never finish.
+    // An orphan node of two steps is one finding, the engine's (which every dialect gets):
+    // the node, not each step, and not again as a dialect lint.
     let orphan = wf(
         "a",
         &format!(
-            "{ACTION}\n  b:\n    type: action\n    actions: [{{type: git_pull}}]\n    on_success: done"
+            "{ACTION}\n  b:\n    type: action\n    actions: [{{type: git_pull}}, {{type: git_fetch}}]\n    on_success: done"
         ),
     );
-    assert_eq!(lint_codes(&orphan), ["workflow-unreachable"]);
+    assert!(lint_codes(&orphan).is_empty(), "{:?}", lint_codes(&orphan));
+    let loaded = load(&orphan);
+    let mut all = loaded.warnings.clone();
+    all.extend(Machine::new(loaded.chart).lint());
+    let about_b: Vec<String> = all
+        .iter()
+        .filter(|l| l.message.contains("`b"))
+        .map(|l| format!("{}: {}", l.code, l.message))
+        .collect();
+    assert_eq!(about_b, ["unreachable: state `b` can never be entered"]);
     let trapped = wf(
         "a",
         "  a:\n    type: action\n    actions: [{type: git_pull}]\n    on_success: b\n  b:\n    type: action\n    actions: [{type: git_fetch}]\n    on_success: a",
@@ -267,6 +278,28 @@ fn lints_cover_paths_schema_and_texts() {
     assert_eq!(codes(&lints), ["workflow-unknown-variable"]);
     let span = lints[0].span.unwrap();
     assert_eq!((span.line, span.col), (8, 15));
+    // `${var}` reading a variable that starts as null and that nothing sets: the call (here a
+    // clone's URL) would never have it. Once something stores it, no finding.
+    let never = wf(
+        "a",
+        &ACTION.replace("clone_repo", "clone_repo\n        url: \"${repo_url}\""),
+    )
+    .replace(
+        "start_node:",
+        "initial_state:\n  repo_url: null\nstart_node:",
+    );
+    let lints = load(&never).warnings;
+    assert_eq!(codes(&lints), ["workflow-never-written"]);
+    assert!(
+        lints[0].message.contains("`repo_url`"),
+        "{}",
+        lints[0].message
+    );
+    let stored = never.replace(
+        "      - type: clone_repo",
+        "      - type: web_fetch\n        store_as: repo_url\n      - type: clone_repo",
+    );
+    assert!(codes(&load(&stored).warnings).is_empty());
     // Keys a node type does not use, an on_failure that cannot happen.
     let stray = wf(
         "a",

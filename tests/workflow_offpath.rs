@@ -15,19 +15,20 @@ fn a_failed_clone_ends_in_error_with_its_recovery() {
     walk(
         &mut r,
         &[
-            read_config(9),
-            ask("Git repository", "collect_git_url", 55, ASK),
+            read_config(8),
+            ask("Git repository", "collect_git_url", 50, ASK),
+            ask("https://github.com/acme/private", "name_source", 58, ASK),
             ask(
-                "https://github.com/acme/private",
+                "private",
                 "clone_source.create_directory",
-                64,
+                67,
                 Some("Bash(command=\"*mkdir *\")"),
             ),
             call(
                 "Bash",
                 json!({"command": "mkdir -p .source"}),
                 "clone_source.clone_repo",
-                67,
+                69,
                 Some("Bash(command=\"*git *clone*\")"),
             ),
             Step {
@@ -58,9 +59,10 @@ fn a_failed_config_write_rolls_the_state_back() {
     walk(
         &mut r,
         &[
-            read_config(9),
-            ask("Local files", "ask_local_placement", 18, ASK),
-            ask("Files are in place", "write_source_entry", 73, WRITE_CONFIG),
+            read_config(8),
+            ask("Local files", "ask_local_placement", 17, ASK),
+            ask("Files are in place", "name_source", 58, ASK),
+            ask("notes", "write_source_entry", 75, WRITE_CONFIG),
             Step {
                 ok: false,
                 ..call(
@@ -88,8 +90,8 @@ fn missing_files_and_cancelling_end_in_errors() {
     walk(
         &mut r,
         &[
-            read_config(9),
-            ask("Local files", "ask_local_placement", 18, ASK),
+            read_config(8),
+            ask("Local files", "ask_local_placement", 17, ASK),
         ],
     );
     r.call("AskUserQuestion", answer("Files are in place"));
@@ -97,7 +99,7 @@ fn missing_files_and_cancelling_end_in_errors() {
     let mut r = start();
     walk(
         &mut r,
-        &[read_config(9), ask("Web pages", "collect_web_url", 18, ASK)],
+        &[read_config(8), ask("Web pages", "collect_web_url", 17, ASK)],
     );
     r.call("AskUserQuestion", answer("Cancel"));
     ended(&r, "cancelled", false);
@@ -135,7 +137,7 @@ fn a_call_at_an_error_ending_is_told_the_endings_recovery() {
 #[test]
 fn off_path_calls_are_denied_with_the_way_back() {
     let mut r = start();
-    walk(&mut r, &[read_config(9)]);
+    walk(&mut r, &[read_config(8)]);
     // Cloning before the source type is chosen: denied, with the calls that lead there.
     let clone = json!({"command": "git clone https://github.com/acme/docs"});
     let v = r.gate("Bash", clone.clone());
@@ -143,13 +145,13 @@ fn off_path_calls_are_denied_with_the_way_back() {
     assert_eq!(v.next.as_deref(), Some("AskUserQuestion"));
     assert!(
         v.reason
-            .contains("Bash comes later in \"hiivmind_add_source\" (after 3 more calls; now at step \"ask_source_input\")"),
+            .contains("Bash comes later in \"hiivmind_add_source\" (after 4 more calls; now at step \"ask_source_input\")"),
         "{}",
         v.reason
     );
     assert!(
         v.reason.contains(
-            "First call AskUserQuestion twice, then Bash(command=\"*mkdir *\"); after that, Bash(command=\"*git *clone*\") is allowed."
+            "First call AskUserQuestion 3 times, then Bash(command=\"*mkdir *\"); after that, Bash(command=\"*git *clone*\") is allowed."
         ),
         "{}",
         v.reason
@@ -167,6 +169,7 @@ fn off_path_calls_are_denied_with_the_way_back() {
     assert_eq!(
         path,
         [
+            "AskUserQuestion",
             "AskUserQuestion",
             "AskUserQuestion",
             "Bash(command=\"*mkdir *\")",
@@ -199,6 +202,7 @@ fn off_path_calls_are_denied_with_the_way_back() {
     );
     // Inside the clone node, calls out of order are denied with the exact next call.
     r.call("AskUserQuestion", answer("https://github.com/acme/docs"));
+    r.call("AskUserQuestion", answer("docs"));
     let v = r.gate("Bash", json!({"command": "git rev-parse HEAD"}));
     assert_eq!(v.decision, Decision::Deny);
     assert_eq!(v.next.as_deref(), Some("Bash(command=\"*mkdir *\")"));
@@ -209,7 +213,7 @@ fn in_advise_mode_off_path_calls_go_through_with_a_warning() {
     let mut m = machine();
     m.chart.settings.enforcement = Enforcement::Advise;
     let mut r = Run::of(m, &project());
-    walk(&mut r, &[read_config(9)]);
+    walk(&mut r, &[read_config(8)]);
     let v = r.gate("Write", json!({"file_path": CONFIG}));
     assert_eq!(
         (v.kind, v.decision),
@@ -218,7 +222,7 @@ fn in_advise_mode_off_path_calls_go_through_with_a_warning() {
     let warning = v.warning.expect("advised");
     assert!(
         warning.contains("Write comes later in")
-            && warning.contains("First call AskUserQuestion twice;"),
+            && warning.contains("First call AskUserQuestion 3 times;"),
         "{warning}"
     );
 }
@@ -226,14 +230,14 @@ fn in_advise_mode_off_path_calls_go_through_with_a_warning() {
 #[test]
 fn a_denied_call_whose_input_fits_no_step_is_told_the_input_the_step_needs() {
     let mut r = start();
-    walk(&mut r, &[read_config(9)]);
+    walk(&mut r, &[read_config(8)]);
     let rm = json!({"command": "rm -rf /"});
     let v = r.gate("Bash", rm.clone());
     assert_eq!(v.decision, Decision::Deny);
     // Not "then Bash is allowed": this Bash call never is; the step needs its own command.
     assert!(
         v.reason.contains(
-            "First call AskUserQuestion twice; after that, Bash is allowed only as Bash(command=\"*mkdir *\"), not with this input."
+            "First call AskUserQuestion 3 times; after that, Bash is allowed only as Bash(command=\"*mkdir *\"), not with this input."
         ),
         "{}",
         v.reason
@@ -249,13 +253,14 @@ fn a_denied_call_whose_input_fits_no_step_is_told_the_input_the_step_needs() {
     assert!(rec.denied_input_differs);
     assert!(
         rec.suggestions.iter().any(|s| s
-            == "Bash with this input fits no step; Bash(command=\"*mkdir *\") becomes legal after: AskUserQuestion twice."),
+            == "Bash with this input fits no step; Bash(command=\"*mkdir *\") becomes legal after: AskUserQuestion 3 times."),
         "{:?}",
         rec.suggestions
     );
     // At the step itself, the same call is told the input it lacks.
     r.call("AskUserQuestion", answer("Git repository"));
     r.call("AskUserQuestion", answer("https://github.com/acme/docs"));
+    r.call("AskUserQuestion", answer("docs"));
     let v = r.gate("Bash", rm);
     assert!(
         v.reason.ends_with(
@@ -264,4 +269,45 @@ fn a_denied_call_whose_input_fits_no_step_is_told_the_input_the_step_needs() {
         "{}",
         v.reason
     );
+}
+
+#[test]
+fn a_fetch_of_another_site_is_denied_naming_the_site_the_user_gave() {
+    let mut r = start();
+    walk(
+        &mut r,
+        &[
+            read_config(8),
+            ask("llms.txt site", "collect_site_url", 17, ASK),
+            ask(
+                "https://docs.example.com",
+                "try_llms_txt_detection",
+                25,
+                Some("WebFetch(url=\"https://docs.example.com/llms.txt\")"),
+            ),
+        ],
+    );
+    let v = r.gate(
+        "WebFetch",
+        json!({"url": "https://evil.example.org/llms.txt"}),
+    );
+    assert_eq!((v.kind, v.decision), (VerdictKind::OffPath, Decision::Deny));
+    assert!(
+        v.reason.contains(
+            "WebFetch is allowed only as WebFetch(url=\"https://docs.example.com/llms.txt\")"
+        ),
+        "{}",
+        v.reason
+    );
+    // Even as the PostToolUse of a call that went through anyway, it moves nothing.
+    r.call(
+        "WebFetch",
+        json!({"url": "https://evil.example.org/llms.txt"}),
+    );
+    assert_eq!(r.here(), "try_llms_txt_detection");
+    r.call(
+        "WebFetch",
+        json!({"url": "https://docs.example.com/llms.txt"}),
+    );
+    assert_eq!(r.here(), "present_manifest_option");
 }

@@ -30,26 +30,27 @@ fn git_path() {
     walk(
         &mut r,
         &[
-            read_config(9),
-            ask("Git repository", "collect_git_url", 55, ASK),
+            read_config(8),
+            ask("Git repository", "collect_git_url", 50, ASK),
+            ask("https://github.com/acme/docs", "name_source", 58, ASK),
             ask(
-                "https://github.com/acme/docs",
+                "docs",
                 "clone_source.create_directory",
-                64,
+                67,
                 Some("Bash(command=\"*mkdir *\")"),
             ),
             call(
                 "Bash",
                 json!({"command": "mkdir -p .source"}),
                 "clone_source.clone_repo",
-                67,
+                69,
                 Some("Bash(command=\"*git *clone*\")"),
             ),
             call(
                 "Bash",
                 json!({"command": "git clone --depth 1 https://github.com/acme/docs .source/docs"}),
                 "clone_source.get_sha",
-                70,
+                72,
                 Some("Bash(command=\"*git *rev-parse*\")"),
             ),
             call_returning(
@@ -57,14 +58,14 @@ fn git_path() {
                 json!({"command": "git -C .source/docs rev-parse HEAD"}),
                 json!({"stdout": "9b1f0c2d7e\n", "stderr": "", "interrupted": false}),
                 "write_source_entry",
-                73,
+                75,
                 WRITE_CONFIG,
             ),
             call(
                 "Edit",
                 json!({"file_path": CONFIG, "old_string": "sources: []", "new_string": "sources: [docs]"}),
                 "prompt_build_index",
-                82,
+                83,
                 ASK,
             ),
             ask("Later", "success", 100, None),
@@ -76,6 +77,7 @@ fn git_path() {
     assert_eq!(r.flag("is_first_source"), Some(true));
     assert_eq!(r.var("source_url"), json!("https://github.com/acme/docs"));
     assert_eq!(r.var("source_sha"), json!("9b1f0c2d7e"));
+    assert_eq!(r.var("source_id"), json!("docs"), "the id the user typed");
 }
 
 #[test]
@@ -84,33 +86,34 @@ fn a_corpus_that_has_sources_is_not_asked_about_its_first_build() {
     walk(
         &mut r,
         &[
-            read_corpus(CORPUS_WITH_SOURCES, 9),
-            ask("Git repository", "collect_git_url", 55, ASK),
+            read_corpus(CORPUS_WITH_SOURCES, 8),
+            ask("Git repository", "collect_git_url", 50, ASK),
+            ask("https://github.com/acme/api-docs", "name_source", 58, ASK),
             ask(
-                "https://github.com/acme/api-docs",
+                "api",
                 "clone_source.create_directory",
-                64,
+                67,
                 Some("Bash(command=\"*mkdir *\")"),
             ),
             call(
                 "Bash",
                 json!({"command": "mkdir -p .source"}),
                 "clone_source.clone_repo",
-                67,
+                69,
                 Some("Bash(command=\"*git *clone*\")"),
             ),
             call(
                 "Bash",
                 json!({"command": "git clone --depth 1 https://github.com/acme/api-docs .source/api"}),
                 "clone_source.get_sha",
-                70,
+                72,
                 Some("Bash(command=\"*git *rev-parse*\")"),
             ),
             call(
                 "Bash",
                 json!({"command": "git -C .source/api rev-parse HEAD"}),
                 "write_source_entry",
-                73,
+                75,
                 WRITE_CONFIG,
             ),
             // The second source: check_first_source goes straight to the ending.
@@ -134,9 +137,10 @@ fn a_local_source_added_to_a_corpus_with_sources_ends_after_the_config_write() {
     walk(
         &mut r,
         &[
-            read_corpus(CORPUS_WITH_SOURCES, 9),
-            ask("Local files", "ask_local_placement", 18, ASK),
-            ask("Files are in place", "write_source_entry", 73, WRITE_CONFIG),
+            read_corpus(CORPUS_WITH_SOURCES, 8),
+            ask("Local files", "ask_local_placement", 17, ASK),
+            ask("Files are in place", "name_source", 58, ASK),
+            ask("notes", "write_source_entry", 75, WRITE_CONFIG),
             call(
                 "Write",
                 json!({"file_path": CONFIG, "content": "sources:\n  - id: handbook\n  - id: notes\n"}),
@@ -155,14 +159,15 @@ fn local_path() {
     walk(
         &mut r,
         &[
-            read_config(9),
-            ask("Local files", "ask_local_placement", 18, ASK),
-            ask("Files are in place", "write_source_entry", 73, WRITE_CONFIG),
+            read_config(8),
+            ask("Local files", "ask_local_placement", 17, ASK),
+            ask("Files are in place", "name_source", 58, ASK),
+            ask("notes", "write_source_entry", 75, WRITE_CONFIG),
             call(
                 "Write",
                 json!({"file_path": CONFIG, "content": "sources:\n  - id: notes\n"}),
                 "prompt_build_index",
-                82,
+                83,
                 ASK,
             ),
             ask("Later", "success", 100, None),
@@ -186,40 +191,43 @@ fn web_path() {
     walk(
         &mut r,
         &[
-            read_config(9),
-            ask("Web pages", "collect_web_url", 18, ASK),
+            read_config(8),
+            ask("Web pages", "collect_web_url", 17, ASK),
+            ask("https://blog.example.com/post", "name_source", 58, ASK),
             ask(
-                "https://blog.example.com/post",
+                "blog",
                 "fetch_web_pages.web_fetch",
-                55,
-                Some("WebFetch(url=\"*\")"),
+                67,
+                Some("WebFetch(url=\"https://blog.example.com/post\")"),
             ),
             call(
                 "WebFetch",
                 json!({"url": "https://blog.example.com/post", "prompt": "the article as markdown"}),
                 "fetch_web_pages.write_file",
-                59,
-                Some("Write(file_path=\"*/data/web/*/page.md\")"),
+                71,
+                Some("Write(file_path=\"*/data/web/blog/page.md\")"),
             ),
             call(
                 "Write",
                 json!({"file_path": "/home/me/corpus/data/web/blog/page.md", "content": "# Post"}),
                 "write_source_entry",
-                73,
+                75,
                 WRITE_CONFIG,
             ),
             call(
                 "Edit",
                 json!({"file_path": CONFIG, "old_string": "a", "new_string": "b"}),
                 "prompt_build_index",
-                82,
+                83,
                 ASK,
             ),
             ask(
                 "Build now",
                 "load_build_guide",
-                91,
-                Some("Read(file_path=\"*/lib/corpus/patterns/index-generation.md\")"),
+                92,
+                Some(
+                    "Read(file_path=\"${CLAUDE_PLUGIN_ROOT}/lib/corpus/patterns/index-generation.md\")",
+                ),
             ),
             call(
                 "Read",
@@ -240,40 +248,41 @@ fn llms_txt_path() {
     walk(
         &mut r,
         &[
-            read_config(9),
-            ask("llms.txt site", "collect_site_url", 18, ASK),
+            read_config(8),
+            ask("llms.txt site", "collect_site_url", 17, ASK),
             ask(
                 "https://docs.example.dev",
                 "try_llms_txt_detection",
-                27,
-                Some("WebFetch(url=\"*/llms.txt\")"),
+                25,
+                Some("WebFetch(url=\"https://docs.example.dev/llms.txt\")"),
             ),
             call(
                 "WebFetch",
                 json!({"url": "https://docs.example.dev/llms.txt", "prompt": "list the sections"}),
                 "present_manifest_option",
-                36,
+                33,
                 ASK,
             ),
-            ask("Yes, use llms-txt", "collect_llms_details", 45, ASK),
+            ask("Yes, use llms-txt", "collect_llms_details", 42, ASK),
+            ask("All pages", "name_source", 58, ASK),
             ask(
-                "All pages",
+                "docs",
                 "cache_manifest",
-                55,
-                Some("Write(file_path=\"*/data/llms/*/llms.txt\")"),
+                67,
+                Some("Write(file_path=\"*/data/llms/docs/llms.txt\")"),
             ),
             call(
                 "Write",
                 json!({"file_path": "/home/me/corpus/data/llms/docs/llms.txt", "content": "# Docs"}),
                 "write_source_entry",
-                73,
+                75,
                 WRITE_CONFIG,
             ),
             call(
                 "Edit",
                 json!({"file_path": CONFIG, "old_string": "a", "new_string": "b"}),
                 "prompt_build_index",
-                82,
+                83,
                 ASK,
             ),
             ask("Later", "success", 100, None),
@@ -294,13 +303,13 @@ fn llms_txt_without_a_manifest_falls_back_to_choosing_a_type() {
     walk(
         &mut r,
         &[
-            read_config(9),
-            ask("llms.txt site", "collect_site_url", 18, ASK),
+            read_config(8),
+            ask("llms.txt site", "collect_site_url", 17, ASK),
             ask(
                 "https://plain.example.org",
                 "try_llms_txt_detection",
-                27,
-                Some("WebFetch(url=\"*/llms.txt\")"),
+                25,
+                Some("WebFetch(url=\"https://plain.example.org/llms.txt\")"),
             ),
             Step {
                 ok: false,
@@ -308,11 +317,11 @@ fn llms_txt_without_a_manifest_falls_back_to_choosing_a_type() {
                     "WebFetch",
                     json!({"url": "https://plain.example.org/llms.txt"}),
                     "ask_source_type",
-                    45,
+                    42,
                     ASK,
                 )
             },
-            ask("Git repository", "collect_git_url", 55, ASK),
+            ask("Git repository", "collect_git_url", 50, ASK),
         ],
     );
     assert_eq!(

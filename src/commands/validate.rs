@@ -68,7 +68,9 @@ pub fn check(source: String, loaded: Result<dialects::Loaded, dialects::LoadErro
     }
 }
 
-fn collect(path: &Path, out: &mut Vec<PathBuf>) {
+/// The files under `path`, each with whether a directory walk found it (rather than being
+/// named).
+fn collect(path: &Path, walked: bool, out: &mut Vec<(PathBuf, bool)>) {
     if path.is_dir() {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
             .map(|r| r.flatten().map(|e| e.path()).collect())
@@ -77,11 +79,11 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) {
         for p in entries {
             let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
             if p.is_dir() || ["json", "yaml", "yml", "toml", "mmd"].contains(&ext) {
-                collect(&p, out);
+                collect(&p, true, out);
             }
         }
     } else {
-        out.push(path.to_path_buf());
+        out.push((path.to_path_buf(), walked));
     }
 }
 
@@ -95,11 +97,30 @@ pub fn validate_paths(paths: &[PathBuf]) -> Vec<FileReport> {
     }
     let mut files = Vec::new();
     for p in paths {
-        collect(p, &mut files);
+        collect(p, false, &mut files);
     }
-    files
+    let loaded: Vec<(PathBuf, bool, _)> = files
         .into_iter()
-        .map(|f| check(f.display().to_string(), dialects::load_path(&f)))
+        .map(|(f, walked)| {
+            let l = dialects::load_path(&f);
+            (f, walked, l)
+        })
+        .collect();
+    // A diagram a manifest of the walk nests is validated through that manifest: on its own
+    // it is a fragment (prose edges, no bindings), whose findings would only be noise.
+    let nested: Vec<PathBuf> = loaded
+        .iter()
+        .filter_map(|(_, _, l)| l.as_ref().ok())
+        .flat_map(|l| &l.chart.files)
+        .filter_map(|f| std::fs::canonicalize(f).ok())
+        .collect();
+    loaded
+        .into_iter()
+        .filter(|(f, walked, _)| {
+            let diagram = f.extension().is_some_and(|e| e == "mmd");
+            !(*walked && diagram && std::fs::canonicalize(f).is_ok_and(|c| nested.contains(&c)))
+        })
+        .map(|(f, _, l)| check(f.display().to_string(), l))
         .collect()
 }
 

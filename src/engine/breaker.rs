@@ -8,13 +8,44 @@ use super::machine::Machine;
 use super::snapshot::{DenialNote, RECENT_DENIALS, Snapshot};
 use super::verdict::{Decision, DeniedBy, Verdict};
 
+/// How the keys of gates begin in [`Snapshot::denials`]: they outlive state changes.
+pub(crate) const GATE_KEY: &str = "gate ";
+
 /// A stable key for "the same denied call": the tool and what objected to it (the denying
 /// state and rule, or the sequence's path). Not the input: an agent retrying a refused step
-/// revises it (a new plan text, another command), and that is still the same deadlock.
+/// revises it (a new plan text, another command), and that is still the same deadlock. A
+/// policy's gate is the key of every policy sharing it: one count for a whole chain.
 pub(crate) fn denial_key(ev: &Event, by: Option<&DeniedBy>) -> String {
     match by {
+        Some(DeniedBy {
+            gate: Some(gate), ..
+        }) => format!("{GATE_KEY}{gate}"),
         Some(by) => format!("{} @{}/{} {}", ev.key(), by.tier, by.state, by.rule),
         None => format!("{} off path", ev.key()),
+    }
+}
+
+/// A state change resets the breaker (the agent made progress), except a gate's count: the
+/// chain's links are passed by moving on, and "max N denials" is for the chain.
+pub(crate) fn on_progress(snap: &mut Snapshot) {
+    snap.denials.retain(|k, _| k.starts_with(GATE_KEY));
+}
+
+/// `ev` was let through: every gate with a policy that would deny it (were its `when` to
+/// hold) has been passed, and counts afresh.
+pub(crate) fn passed_gates(m: &Machine, snap: &mut Snapshot, ev: &Event) {
+    if !snap.denials.keys().any(|k| k.starts_with(GATE_KEY)) {
+        return;
+    }
+    let aliases = &m.chart.aliases;
+    for st in &m.chart.states {
+        for p in st.all_policies() {
+            if let Some(gate) = &p.gate
+                && p.deny.iter().any(|d| d.matches(ev, aliases))
+            {
+                snap.denials.remove(&format!("{GATE_KEY}{gate}"));
+            }
+        }
     }
 }
 
@@ -38,10 +69,14 @@ pub(crate) fn enforce(m: &Machine, snap: &mut Snapshot, ev: &Event, base: Verdic
         ..base
     };
     if escalated {
+        let whom = match v.denied_by.as_ref().and_then(|b| b.gate.as_deref()) {
+            Some(gate) => format!("by the \"{gate}\" checks"),
+            None => "here".into(),
+        };
         let msg = format!(
-            "{} {} was denied {} times here: stop retrying it and ask the user how to proceed.",
+            "{} {} was denied {} times {whom}: stop retrying it and ask the user how to proceed.",
             v.reason,
-            ev.claude_tool_name(),
+            super::verdict::called(ev),
             dl.limit
         );
         v.reason = msg.clone();

@@ -94,7 +94,7 @@ impl Machine {
 
     /// The root's transitions that fire now from active state `u` (a command or skill bound
     /// on the root, guarded to the current state).
-    fn root_edges_now(&self, u: StateId, snap: &Snapshot) -> Vec<Edge> {
+    pub(crate) fn root_edges_now(&self, u: StateId, snap: &Snapshot) -> Vec<Edge> {
         let chart = &self.chart;
         let mut out = Vec::new();
         for &ti in &self.candidates[StateId::ROOT.index()] {
@@ -123,10 +123,12 @@ impl Machine {
     }
 
     /// `path` starting with a call the agent may make now. A path that first waits for an
-    /// event (the user's prompt) while a call bound on the root leads to a state further on
-    /// the same path (seed 004's `hope:intent` from `user_need`) starts with that call instead:
-    /// otherwise the first call it names is one that is not legal yet. Root bindings are not
-    /// edges of the search itself: most are side trips or restarts, not ways forward.
+    /// event (the user's prompt) while a call bound on the root leads where that wait leads,
+    /// before the path's first call (seed 004's `hope:intent` from `user_need`), starts with
+    /// that call instead: otherwise the first call it names is one that is not legal yet.
+    /// Only the wait is replaced, never a step of the path: a root binding that jumps further
+    /// (another session type's move) is no shortcut. Root bindings are not edges of the
+    /// search itself: most are side trips or restarts, not ways forward.
     pub(crate) fn start_with_a_call(&self, path: Vec<Edge>, snap: &Snapshot) -> Vec<Edge> {
         let Some(first) = path.iter().find(|e| e.cost > 0) else {
             return path;
@@ -140,7 +142,11 @@ impl Machine {
             .flat_map(|u| self.root_edges_now(u, snap))
             .filter(|e| !self.waits(e.transition))
             .collect();
-        for k in (0..path.len()).rev() {
+        let waited = path
+            .iter()
+            .take_while(|e| e.cost == 0 || self.waits(e.transition))
+            .count();
+        for k in (0..waited).rev() {
             if let Some(call) = now.iter().find(|r| r.to == path[k].to) {
                 let mut out = vec![*call];
                 out.extend_from_slice(&path[k + 1..]);
@@ -298,7 +304,7 @@ impl Machine {
     }
 
     /// The transition is taken on an event the agent does not make: a prompt or a hook event.
-    fn waits(&self, ti: usize) -> bool {
+    pub(crate) fn waits(&self, ti: usize) -> bool {
         match &self.chart.transitions[ti].trigger {
             Trigger::Event(p) => p
                 .alts

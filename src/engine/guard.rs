@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::decode;
 use super::interpolate;
-use super::ir::{Action, CmpOp, Guard, ResultPart};
+use super::ir::{Action, CmpOp, Guard, InputMatcher, ResultPart};
 use super::pattern::input_matches;
 use super::snapshot::{Checkpoint, Snapshot};
 
@@ -48,9 +48,18 @@ fn eval_in(guard: &Guard, snap: &Snapshot, input: Option<&Value>) -> bool {
         Guard::Reader { name, op, value } => {
             compare(snap.facts.get(name).unwrap_or(&Value::Null), *op, value)
         }
-        Guard::Input { pointer, matcher } => {
-            input.is_none_or(|i| input_matches(i, pointer, matcher))
-        }
+        Guard::Input { pointer, matcher } => input.is_none_or(|i| match matcher {
+            // A glob written with `${var}` takes the variables' values as they are now.
+            InputMatcher::Glob(g) if g.contains("${") => {
+                let scope = interpolate::Scope {
+                    vars: &snap.vars,
+                    flags: &snap.flags,
+                };
+                let now = InputMatcher::Glob(interpolate::glob(g, &scope));
+                input_matches(i, pointer, &now)
+            }
+            m => input_matches(i, pointer, m),
+        }),
     }
 }
 

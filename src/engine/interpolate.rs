@@ -67,6 +67,48 @@ fn string(s: &str, snap: &Scope, budget: &mut usize) -> Value {
         }
         return Value::String(s.to_string());
     }
+    Value::String(replace(s, snap, budget, &|reference| reference.to_string()))
+}
+
+/// `text` for showing a call: references to variables that hold a value become its text;
+/// unset (or `null`) ones stay as written, naming what the call will need.
+pub fn shown(t: &str, snap: &Scope) -> String {
+    let mut budget = MAX_INTERPOLATED_BYTES;
+    replace_with(
+        t,
+        snap,
+        &mut budget,
+        &|reference| reference.to_string(),
+        true,
+    )
+}
+
+/// A glob written with references (seed 003's `url: "${source_url}/llms.txt"`) as it stands
+/// now: each set variable's text, and `*` for one that is unset (or `null`) so far, which any
+/// value matches. A `*` or `?` in a variable's text matches as a wildcard (globs have no
+/// escapes), so the result is never narrower than the value itself.
+pub fn glob(template: &str, snap: &Scope) -> String {
+    let mut budget = MAX_INTERPOLATED_BYTES;
+    let mut out = replace_with(template, snap, &mut budget, &|_| "*".to_string(), true);
+    while out.contains("**") {
+        out = out.replace("**", "*");
+    }
+    out
+}
+
+/// `s` with each `${name}` replaced by its text; `missing` gives what an unknown reference (or
+/// one past the budget) becomes.
+fn replace(s: &str, snap: &Scope, budget: &mut usize, missing: &dyn Fn(&str) -> String) -> String {
+    replace_with(s, snap, budget, missing, false)
+}
+
+fn replace_with(
+    s: &str,
+    snap: &Scope,
+    budget: &mut usize,
+    missing: &dyn Fn(&str) -> String,
+    null_is_missing: bool,
+) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     while let Some(i) = rest.find("${") {
@@ -74,21 +116,22 @@ fn string(s: &str, snap: &Scope, budget: &mut usize) -> Value {
         let after = &rest[i + 2..];
         let Some(end) = after.find('}') else {
             out.push_str(&rest[i..]);
-            return Value::String(out);
+            return out;
         };
         let name = &after[..end];
         let reference = &rest[i..i + 2 + end + 1];
-        match lookup(snap, name).map(|v| render(&v)) {
+        let found = lookup(snap, name).filter(|v| !(null_is_missing && v.is_null()));
+        match found.map(|v| render(&v)) {
             Some(t) if t.len() <= *budget => {
                 *budget -= t.len();
                 out.push_str(&t);
             }
-            _ => out.push_str(reference),
+            _ => out.push_str(&missing(reference)),
         }
         rest = &after[end + 1..];
     }
     out.push_str(rest);
-    Value::String(out)
+    out
 }
 
 fn whole_reference(s: &str) -> Option<&str> {
@@ -180,6 +223,25 @@ mod tests {
         ] {
             assert_eq!(value(&json!(t), &h.scope()), json!(t));
         }
+    }
+
+    #[test]
+    fn a_glob_takes_what_is_set_and_matches_anything_for_what_is_not() {
+        let h = held(json!({ "url": "https://docs.example.com", "id": null, "n": 3 }));
+        assert_eq!(
+            glob("${url}/llms.txt", &h.scope()),
+            "https://docs.example.com/llms.txt"
+        );
+        assert_eq!(glob("data/${id}/${nope}/p.md", &h.scope()), "data/*/*/p.md");
+        assert_eq!(glob("${id}${nope}x", &h.scope()), "*x");
+        assert_eq!(glob("v${n}", &h.scope()), "v3");
+        assert_eq!(glob("${url", &h.scope()), "${url");
+        assert_eq!(
+            shown("WebFetch(url=\"${url}/${id}\")", &h.scope()),
+            "WebFetch(url=\"https://docs.example.com/${id}\")"
+        );
+        let big = held(json!({ "big": "y".repeat(MAX_INTERPOLATED_BYTES + 1) }));
+        assert_eq!(glob("<${big}>", &big.scope()), "<*>");
     }
 
     #[test]

@@ -150,6 +150,21 @@ pub struct Policy {
     /// ExitPlanMode chain names the missing artifact; seed 001 names the next anchor call).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recovery: Option<String>,
+    /// The policy applies only while this holds (seed 004: ExitPlanMode is denied while an
+    /// artifact is missing, `not flag intent_brief`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<Guard>,
+    /// Policies naming the same gate share one deadlock count ("max 3 denials" for the whole
+    /// ExitPlanMode chain), which a state change does not reset: only a call the gate lets
+    /// through does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate: Option<String>,
+    /// What this policy's objections do, over the state's and the sequence's mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enforcement: Option<Enforcement>,
+    /// Where the policy is declared, for lints of its `when`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
 }
 
 impl Policy {
@@ -173,6 +188,10 @@ pub struct State {
     /// The tool, skill or command that performs this step.
     pub activity: Option<Pattern>,
     pub policy: Policy,
+    /// Further policies of their own (a `when`, a gate, a recovery text), checked after
+    /// `policy` in order: the first that objects speaks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub policies: Vec<Policy>,
     pub enforcement: Option<Enforcement>,
     /// Progress weight; pseudo-states default to 0, others to 1.
     pub weight: f64,
@@ -202,6 +221,10 @@ impl State {
     }
     pub fn is_pseudo(&self) -> bool {
         matches!(self.kind, StateKind::Choice)
+    }
+    /// `policy`, then `policies`.
+    pub fn all_policies(&self) -> impl Iterator<Item = &Policy> {
+        std::iter::once(&self.policy).chain(&self.policies)
     }
     pub fn is_atomic_like(&self) -> bool {
         matches!(

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use super::ir::{Action, Guard, Span, StateId, StateKind, Trigger};
+use super::lint_flow::Dead;
 use super::machine::Machine;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -50,8 +51,16 @@ impl Lint {
 impl Machine {
     pub fn lint(&self) -> Vec<Lint> {
         let mut out = Vec::new();
-        self.lint_reachability(&mut out);
-        self.lint_cycles(&mut out);
+        let dead = self.dead_transitions();
+        self.lint_reachability(&dead, &mut out);
+        // A trap is a loop with no way out as drawn: a branch that is only shadowed is
+        // reported as such (one finding per problem), not as a trap too.
+        let unshadowed: Vec<Option<Dead>> = dead
+            .iter()
+            .map(|d| d.clone().filter(|d| !matches!(d, Dead::Shadowed { .. })))
+            .collect();
+        self.lint_cycles(&unshadowed, &mut out);
+        self.lint_dead(&dead, &mut out);
         self.lint_choices(&mut out);
         self.lint_tools(&mut out);
         self.lint_bands(&mut out);
@@ -85,18 +94,27 @@ impl Machine {
         }
     }
 
-    /// Atomic successors including error and done edges.
-    fn all_edges_from(&self, u: StateId) -> Vec<StateId> {
+    /// Atomic successors including error and done edges, leaving out transitions that never
+    /// fire (`dead`) and, with `shadowing`, those a deeper transition on the same trigger with
+    /// no condition wins over (as the step does).
+    fn all_edges_from(&self, u: StateId, dead: &[Option<Dead>], shadowing: bool) -> Vec<StateId> {
         let mut out = Vec::new();
+        let mut taken: Vec<&Trigger> = Vec::new();
         for ti in self.transitions_for(u) {
             let t = &self.chart.transitions[ti];
-            if t.guard.as_ref().is_some_and(|g| g.is_never()) {
+            if dead[ti].is_some() || !self.may_fire_at(ti, u) {
                 continue;
             }
             if let Trigger::Done(x) = t.trigger
                 && !self.ends_composite(u, x)
             {
                 continue;
+            }
+            if shadowing && taken.contains(&&t.trigger) {
+                continue;
+            }
+            if t.guard.is_none() {
+                taken.push(&t.trigger);
             }
             if t.targets.is_empty() {
                 continue;
@@ -110,16 +128,49 @@ impl Machine {
         out
     }
 
-    fn lint_reachability(&self, out: &mut Vec<Lint>) {
-        let seen = self.reachable_atomic();
+    fn lint_reachability(&self, dead: &[Option<Dead>], out: &mut Vec<Lint>) {
+        let seen = self.reachable_with(dead);
+        // One finding per problem: a composite none of whose states can be entered (a
+        // workflow node of several steps) is reported once, not once per state inside.
+        let chart = &self.chart;
+        let mut never = vec![false; chart.states.len()];
+        for s in chart.states.iter().rev() {
+            never[s.id.index()] = if s.is_atomic_like() {
+                !seen.contains(&s.id)
+            } else {
+                s.id != StateId::ROOT
+                    && !s.children.is_empty()
+                    && s.children.iter().all(|c| never[c.index()])
+            };
+        }
         for s in &self.chart.states {
+            let reported_above = s.parent.is_some_and(|p| never[p.index()]);
+            if never[s.id.index()] && !s.is_atomic_like() && !reported_above {
+                let why = self
+                    .unreachable_reason(s.id, dead)
+                    .map(|r| format!(": {r}"))
+                    .unwrap_or_default();
+                out.push(Lint::warning(
+                    "unreachable",
+                    format!("state `{}` can never be entered{why}", s.key),
+                    s.span,
+                ));
+                continue;
+            }
             if !s.is_atomic_like() {
                 continue;
             }
             if !seen.contains(&s.id) {
+                if reported_above {
+                    continue;
+                }
+                let why = self
+                    .unreachable_reason(s.id, dead)
+                    .map(|r| format!(": {r}"))
+                    .unwrap_or_default();
                 out.push(Lint::warning(
                     "unreachable",
-                    format!("state `{}` can never be entered", s.key),
+                    format!("state `{}` can never be entered{why}", s.key),
                     s.span,
                 ));
                 continue;
@@ -127,7 +178,7 @@ impl Machine {
             if s.is_final() {
                 continue;
             }
-            if self.all_edges_from(s.id).is_empty() && !self.is_monitor(s.id) {
+            if self.all_edges_from(s.id, dead, true).is_empty() && !self.is_monitor(s.id) {
                 out.push(Lint::error(
                     "dead-end",
                     format!("state `{}` has no way out and is not an ending", s.key),
@@ -139,6 +190,10 @@ impl Machine {
 
     /// Atomic states some path of transitions enters from the start.
     pub(crate) fn reachable_atomic(&self) -> BTreeSet<StateId> {
+        self.reachable_with(&self.dead_transitions())
+    }
+
+    fn reachable_with(&self, dead: &[Option<Dead>]) -> BTreeSet<StateId> {
         // From the default entry, before eventless moves: settling with no facts would take one
         // branch of an initial choice on readers and call every other branch unreachable.
         let mut seen: BTreeSet<StateId> = self
@@ -148,7 +203,7 @@ impl Machine {
             .collect();
         let mut stack: Vec<StateId> = seen.iter().copied().collect();
         while let Some(u) = stack.pop() {
-            for e in self.all_edges_from(u) {
+            for e in self.all_edges_from(u, dead, true) {
                 if seen.insert(e) {
                     stack.push(e);
                 }
@@ -159,7 +214,7 @@ impl Machine {
 
     /// A loop (strongly connected set of atomic states) that no transition leaves and that
     /// holds no ending traps the agent forever.
-    fn lint_cycles(&self, out: &mut Vec<Lint>) {
+    fn lint_cycles(&self, dead: &[Option<Dead>], out: &mut Vec<Lint>) {
         // Kosaraju: petgraph's walk is iterative, so a 100k-state chain cannot overflow the stack.
         use petgraph::algo::kosaraju_scc;
         use petgraph::graph::DiGraph;
@@ -168,7 +223,7 @@ impl Machine {
         let nodes: Vec<_> = chart.states.iter().map(|s| g.add_node(s.id)).collect();
         let mut self_loop = vec![false; chart.states.len()];
         for s in chart.states.iter().filter(|s| s.is_atomic_like()) {
-            for e in self.all_edges_from(s.id) {
+            for e in self.all_edges_from(s.id, dead, false) {
                 if e == s.id {
                     self_loop[s.id.index()] = true;
                 }
@@ -251,21 +306,18 @@ impl Machine {
             );
             for sid in std::iter::once(t.source).chain(chart.ancestors(t.source)) {
                 let st = chart.state(sid);
-                let denied = st
-                    .policy
-                    .deny
-                    .iter()
+                // Only unconditional policies refuse a tool for good.
+                let always = || st.all_policies().filter(|p| p.when.is_none());
+                let denied = always()
+                    .flat_map(|p| &p.deny)
                     .any(|d| d.names_tool(&probe, &chart.aliases));
-                let outside = !st.policy.allow.is_empty()
-                    && !st
-                        .policy
-                        .allow
-                        .iter()
-                        .any(|a| a.names_tool(&probe, &chart.aliases))
-                    && !chart
-                        .neutral
-                        .iter()
-                        .any(|n| n.names_tool(&probe, &chart.aliases));
+                let outside = always().any(|p| {
+                    !p.allow.is_empty()
+                        && !p.allow.iter().any(|a| a.names_tool(&probe, &chart.aliases))
+                }) && !chart
+                    .neutral
+                    .iter()
+                    .any(|n| n.names_tool(&probe, &chart.aliases));
                 if denied || outside {
                     out.push(Lint::error(
                         "tool-never-allowed",
@@ -372,6 +424,14 @@ impl Machine {
         for t in &chart.transitions {
             if let Some(g) = &t.guard {
                 self.check_guard(g, &flags, &vars, t.span, out);
+            }
+        }
+        // A policy's `when` reads the same data as a transition's guard.
+        for s in &chart.states {
+            for p in s.all_policies() {
+                if let Some(g) = &p.when {
+                    self.check_guard(g, &flags, &vars, p.span.or(s.span), out);
+                }
             }
         }
     }

@@ -155,6 +155,26 @@ impl Pattern {
     pub fn is_glob(&self) -> bool {
         self.alts.iter().any(|a| a.glob.contains(['*', '?']))
     }
+
+    /// A bare `*`: any tool call, whatever its input (seed 001's BOUND `*`).
+    pub fn is_any_call(&self) -> bool {
+        self.alts.iter().any(|a| {
+            a.glob.chars().all(|c| c == '*')
+                && a.input.is_empty()
+                && matches!(a.kind, None | Some(EventKind::Tool))
+        })
+    }
+
+    /// Every alternative of `other` is one of this pattern's (a tool written with or without
+    /// `tool:` alike): the calls `other` names, this one names too.
+    pub fn covers(&self, other: &Pattern) -> bool {
+        let tool = |k: Option<EventKind>| k.unwrap_or(EventKind::Tool);
+        other.alts.iter().all(|o| {
+            self.alts
+                .iter()
+                .any(|a| a.glob == o.glob && a.input == o.input && tool(a.kind) == tool(o.kind))
+        })
+    }
 }
 
 impl Alt {

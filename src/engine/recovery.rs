@@ -27,9 +27,19 @@ pub struct NextStep {
 }
 
 impl NextStep {
-    /// `tool` as the agent's calls in this session spell its server (a plugin's or not).
+    /// `tool` as the agent's calls in this session spell its server (a plugin's or not), and
+    /// `${var}` in its input as the variable holds it now (`WebFetch(url="${source_url}")` is
+    /// a call to one URL, the one the session was given).
     fn spelled_for(mut self, snap: &Snapshot) -> NextStep {
         self.tool = super::tool_name::spell_as_seen(&self.tool, &snap.plugins);
+        if self.call.contains("${") || self.tool.contains("${") {
+            let scope = super::interpolate::Scope {
+                vars: &snap.vars,
+                flags: &snap.flags,
+            };
+            self.call = super::interpolate::shown(&self.call, &scope);
+            self.tool = super::interpolate::shown(&self.tool, &scope);
+        }
         self
     }
 }
@@ -74,7 +84,7 @@ fn required_input(guard: &Option<Guard>, out: &mut Vec<(String, String)>) {
 
 /// Whether `input` satisfies the input matchers of a guard (other conditions are the step's
 /// business: they depend on where the sequence is when the call is made).
-fn input_fits(guard: &Option<Guard>, input: &serde_json::Value) -> bool {
+pub(crate) fn input_fits(guard: &Option<Guard>, input: &serde_json::Value) -> bool {
     fn walk(g: &Guard, input: &serde_json::Value) -> bool {
         match g {
             Guard::Input { pointer, matcher } => {
@@ -465,23 +475,26 @@ impl Machine {
     /// active state that has one.
     fn policy_hints(&self, snap: &Snapshot, denied: Option<&Event>) -> Vec<String> {
         let chart = &self.chart;
-        let denies = |s: StateId, ev: &Event| {
-            let neutral = chart
-                .neutral
-                .iter()
-                .any(|n| n.names_tool(ev, &chart.aliases));
-            super::verdict::objection(self, s, ev, neutral).is_some()
-        };
         let mut out: Vec<String> = Vec::new();
         for &s in &snap.active {
-            let Some(r) = &chart.state(s).policy.recovery else {
-                continue;
-            };
-            if denied.is_none_or(|ev| denies(s, ev)) {
-                out.push(self.fill_facts(r, snap));
-                if denied.is_some() {
-                    break;
+            let texts: Vec<&String> = match denied {
+                Some(ev) => {
+                    let neutral = chart
+                        .neutral
+                        .iter()
+                        .any(|n| n.names_tool(ev, &chart.aliases));
+                    super::verdict::objection(self, snap, s, ev, neutral)
+                        .and_then(|o| o.policy.recovery.as_ref())
+                        .into_iter()
+                        .collect()
                 }
+                None => super::verdict::policies_now(self, snap, s, None)
+                    .filter_map(|p| p.recovery.as_ref())
+                    .collect(),
+            };
+            out.extend(texts.iter().map(|r| self.fill_facts(r, snap)));
+            if denied.is_some() && !out.is_empty() {
+                break;
             }
         }
         out
@@ -513,32 +526,9 @@ impl Machine {
         via: &[Option<super::graph::Edge>],
         exact: bool,
     ) -> Option<Vec<NextStep>> {
-        let mut best: Option<(u32, StateId, usize)> = None;
-        for s in &self.chart.states {
-            let Some(d) = dist[s.id.index()] else {
-                continue;
-            };
-            if !s.is_atomic_like() {
-                continue;
-            }
-            for ti in self.transitions_for(s.id) {
-                let t = &self.chart.transitions[ti];
-                let Trigger::Event(p) = &t.trigger else {
-                    continue;
-                };
-                let fits = if exact {
-                    p.matches(ev, &self.chart.aliases) && input_fits(&t.guard, &ev.input)
-                } else {
-                    p.names_tool(ev, &self.chart.aliases)
-                };
-                if fits && best.is_none_or(|(bd, _, _)| d < bd) {
-                    best = Some((d, s.id, ti));
-                }
-            }
-        }
-        let (_, state, ti) = best?;
-        let mut steps: Vec<NextStep> = self
-            .start_with_a_call(self.path_to(via, state, snap), snap)
+        let site = self.call_site(dist, ev, exact)?;
+        let (edges, ti) = self.way_to_call(snap, ev, site, via, exact);
+        let mut steps: Vec<NextStep> = edges
             .iter()
             .filter(|e| e.cost > 0)
             .filter_map(|e| self.describe_transition(e.transition))

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::event::Event;
-use super::ir::{StateId, StateKind};
+use super::ir::{StateId, StateKind, Trigger};
 use super::machine::Machine;
 use super::progress::Progress;
 use super::recovery::{NextStep, Recovery};
@@ -34,7 +34,8 @@ pub struct Status {
     /// Label of the current step.
     pub step: String,
     pub progress: Progress,
-    /// Calls that are legal now: the expected ones first, then neutral tools and allow lists.
+    /// Calls that are legal now: the expected ones first, then neutral tools and allow lists;
+    /// `["*"]` when any call is (a step that lets everything through).
     pub allowed: Vec<String>,
     pub denied: Vec<ToolRule>,
     pub neutral: Vec<String>,
@@ -68,20 +69,30 @@ impl Machine {
         for &sid in &snap.active {
             let st = chart.state(sid);
             // A deep-state constraint's list narrows what is allowed; it grants nothing.
+            let policies = || super::verdict::policies_now(self, snap, sid, None);
             if !self.is_monitor(sid) {
-                for p in &st.policy.allow {
+                for p in policies().flat_map(|p| &p.allow) {
+                    // A rule allowing a call the next steps already name is that call.
+                    let listed = recovery.next.iter().any(|n| {
+                        matches!(&chart.transitions[n.transition].trigger,
+                            Trigger::Event(t) if t.covers(p))
+                    });
                     let s = as_called(p);
-                    if !allowed.contains(&s) {
+                    if !listed && !allowed.contains(&s) {
                         allowed.push(s);
                     }
                 }
             }
-            for p in &st.policy.deny {
+            for p in policies().flat_map(|p| &p.deny) {
                 refused.push(as_called(p));
-                denied.push(ToolRule {
+                let rule = ToolRule {
                     pattern: p.to_string(),
                     by: super::wording::state_in_tier(&st.label, &st.label, &self.tier(sid)),
-                });
+                };
+                // A chain of policies denies the same tool for several reasons: one rule.
+                if !denied.contains(&rule) {
+                    denied.push(rule);
+                }
             }
         }
         for n in chart.neutral.iter().map(as_called) {
@@ -90,6 +101,19 @@ impl Machine {
             }
         }
         allowed.retain(|a| !refused.contains(a) && !self.refused_now(snap, a));
+        // A step that lets any call through (seed 001's BOUND `*`): any tool, not a list.
+        let any_call = self.atomic_active(snap).into_iter().any(|u| {
+            self.transitions_for(u).into_iter().any(|ti| {
+                let t = &chart.transitions[ti];
+                matches!(&t.trigger, Trigger::Event(p) if p.is_any_call())
+                    && t.guard
+                        .as_ref()
+                        .is_none_or(|g| super::guard::eval_ignoring_input(g, snap))
+            })
+        });
+        if any_call {
+            allowed = vec!["*".to_string()];
+        }
         // As the agent calls them: a server the session reached through a plugin is named
         // `mcp__plugin_<p>_<server>__…`, like the next step (each `|` alternative alike).
         let mut spelled: Vec<String> = Vec::with_capacity(allowed.len());
@@ -150,7 +174,7 @@ impl Machine {
             .any(|p| p.names_tool(&ev, &self.chart.aliases));
         snap.active
             .iter()
-            .any(|&s| objection(self, s, &ev, neutral).is_some())
+            .any(|&s| objection(self, snap, s, &ev, neutral).is_some())
     }
 
     fn tier(&self, id: StateId) -> String {

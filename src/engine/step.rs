@@ -310,7 +310,7 @@ impl Machine {
         if !exited.is_empty() || !entry.is_empty() {
             report.changed = true;
             // A state change resets the deadlock breaker: the agent made progress.
-            snap.denials.clear();
+            super::breaker::on_progress(snap);
             snap.stop_blocks = 0;
             // Recovery now starts from the new configuration, not from an old denial.
             snap.denied = None;

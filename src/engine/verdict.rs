@@ -2,10 +2,12 @@
 //! enforcement mode and the deadlock breaker turn that into allow / deny / ask / block.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::breaker;
-use super::event::Event;
-use super::ir::{Enforcement, OffPathPolicy, StateId};
+use super::event::{Event, EventKind};
+use super::guard;
+use super::ir::{Enforcement, OffPathPolicy, Policy, StateId};
 use super::machine::Machine;
 use super::snapshot::Snapshot;
 use super::wording::{as_calls, state_in_tier};
@@ -54,6 +56,9 @@ pub struct DeniedBy {
     pub state: String,
     pub tier: String,
     pub rule: String,
+    /// The gate of the denying policy: its denials are counted together.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -129,36 +134,39 @@ pub fn current_label(m: &Machine, snap: &Snapshot) -> String {
     }
 }
 
+/// The call as the agent made it, for messages: a skill by its name (`Skill(skill="hope:loop")`),
+/// not the `Skill` tool every skill shares.
+pub(crate) fn called(ev: &Event) -> String {
+    match ev.kind {
+        EventKind::Skill => format!("Skill(skill=\"{}\")", ev.name),
+        _ => ev.claude_tool_name(),
+    }
+}
+
 pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
     let chart = &m.chart;
     let aliases = &chart.aliases;
-    let tool = ev.claude_tool_name();
+    let tool = called(ev);
     let neutral = chart.neutral.iter().any(|p| p.names_tool(ev, aliases));
 
     // 1. Policies of every active state intersect: any deny wins. A pattern with input
     //    matchers (`Bash(rm *)`, `odyssean_anchor(stage=init)`) covers only calls with that
     //    input, as in Claude Code's permission rules.
-    let denied_by: Option<(StateId, DeniedBy)> =
-        first_objection(m, snap, ev, neutral).map(|(sid, rule)| {
-            let st = chart.state(sid);
-            (
-                sid,
-                DeniedBy {
-                    state: st.label.clone(),
-                    tier: tier_of(m, sid),
-                    rule,
-                },
-            )
-        });
+    let denied_by = first_objecting(m, snap, ev, neutral).map(|o| {
+        let st = chart.state(o.state);
+        let mode = o.policy.enforcement.unwrap_or_else(|| mode_for(m, o.state));
+        let by = DeniedBy {
+            state: st.label.clone(),
+            tier: tier_of(m, o.state),
+            rule: o.rule,
+            gate: o.policy.gate.clone(),
+        };
+        (mode, o.policy.recovery.as_deref(), by)
+    });
 
-    if let Some((sid, by)) = denied_by {
+    if let Some((mode, recovery, by)) = denied_by {
         let (next, next_text, _) = advice(m, snap, ev);
-        let mode = mode_for(m, sid);
-        let hint = chart
-            .state(sid)
-            .policy
-            .recovery
-            .as_deref()
+        let hint = recovery
             .map(|r| m.fill_facts(r, snap))
             // Said once: the advice may already quote it (what lifts a deep-state refusal).
             .filter(|r| !next_text.contains(r.as_str()))
@@ -187,6 +195,7 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
         .iter()
         .any(|&t| !chart.transitions[t].targets.is_empty())
     {
+        breaker::passed_gates(m, snap, ev);
         return allow(VerdictKind::Advance, active_mode(m, snap), None);
     }
     // 3. Neutral: the neutral list, an allow list naming it, or a self-loop. Only the
@@ -205,9 +214,11 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
     // An allowed call forgives no refusal of its tool: refusals can depend on the input
     // (`Bash(rm *)`), and the state change a call makes resets the breaker (see `step`).
     if neutral || allowed_by_list || !selected.is_empty() {
+        breaker::passed_gates(m, snap, ev);
         return allow(VerdictKind::Neutral, active_mode(m, snap), None);
     }
     // 4. Off path.
+    breaker::passed_gates(m, snap, ev);
     let (next, next_text, ahead) = advice(m, snap, ev);
     let mode = active_mode(m, snap);
     // A call the sequence reaches later is early, not foreign to it.
@@ -252,56 +263,116 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
     }
 }
 
-/// Why state `sid`'s policy refuses `ev`, if it does: a deny pattern naming it, or an allow
-/// list that does not. Neutral tools pass the allow lists of the workflow's own states; a
-/// deep-state constraint's list is exact ("only these tools", seed 000 tier 2).
-pub(crate) fn objection(m: &Machine, sid: StateId, ev: &Event, neutral: bool) -> Option<String> {
-    denies(m, sid, ev).or_else(|| excludes(m, sid, ev, neutral))
+/// An active state's refusal of a call: which state, which of its policies, and the rule.
+pub(crate) struct Objection<'a> {
+    pub state: StateId,
+    pub policy: &'a Policy,
+    pub rule: String,
 }
 
-/// The first active state that refuses `ev`: explicit deny patterns first (they say why),
-/// then allow lists that leave it out.
+/// The policies of state `sid` that apply now: those without a `when`, and those whose `when`
+/// holds (on the call's input when one is judged).
+pub(crate) fn policies_now<'a>(
+    m: &'a Machine,
+    snap: &'a Snapshot,
+    sid: StateId,
+    input: Option<&'a Value>,
+) -> impl Iterator<Item = &'a Policy> + 'a {
+    m.chart.state(sid).all_policies().filter(move |p| {
+        p.when.as_ref().is_none_or(|g| match input {
+            Some(i) => guard::eval(g, snap, i),
+            None => guard::eval_ignoring_input(g, snap),
+        })
+    })
+}
+
+/// Why state `sid`'s policies refuse `ev` now, if they do: a deny pattern naming it, or an
+/// allow list that does not. Neutral tools pass the allow lists of the workflow's own states;
+/// a deep-state constraint's list is exact ("only these tools", seed 000 tier 2).
+pub(crate) fn objection<'a>(
+    m: &'a Machine,
+    snap: &'a Snapshot,
+    sid: StateId,
+    ev: &'a Event,
+    neutral: bool,
+) -> Option<Objection<'a>> {
+    denies(m, snap, sid, ev).or_else(|| excludes(m, snap, sid, ev, neutral))
+}
+
+/// The first active state that refuses `ev`, with the rule.
 pub(crate) fn first_objection(
     m: &Machine,
     snap: &Snapshot,
     ev: &Event,
     neutral: bool,
 ) -> Option<(StateId, String)> {
+    first_objecting(m, snap, ev, neutral).map(|o| (o.state, o.rule))
+}
+
+/// The first refusal of `ev` by an active state: explicit deny patterns first (they say
+/// why), then allow lists that leave it out.
+pub(crate) fn first_objecting<'a>(
+    m: &'a Machine,
+    snap: &'a Snapshot,
+    ev: &'a Event,
+    neutral: bool,
+) -> Option<Objection<'a>> {
     let active = || snap.active.iter().copied();
     active()
-        .find_map(|s| denies(m, s, ev).map(|r| (s, r)))
-        .or_else(|| active().find_map(|s| excludes(m, s, ev, neutral).map(|r| (s, r))))
+        .find_map(|s| denies(m, snap, s, ev))
+        .or_else(|| active().find_map(|s| excludes(m, snap, s, ev, neutral)))
 }
 
-fn denies(m: &Machine, sid: StateId, ev: &Event) -> Option<String> {
-    let chart = &m.chart;
-    let policy = &chart.state(sid).policy;
-    policy
-        .deny
-        .iter()
-        .find(|p| p.matches(ev, &chart.aliases))
-        .map(|p| format!("denies {}", as_calls(p)))
+fn denies<'a>(
+    m: &'a Machine,
+    snap: &'a Snapshot,
+    sid: StateId,
+    ev: &'a Event,
+) -> Option<Objection<'a>> {
+    let aliases = &m.chart.aliases;
+    policies_now(m, snap, sid, Some(&ev.input)).find_map(|policy| {
+        policy
+            .deny
+            .iter()
+            .find(|p| p.matches(ev, aliases))
+            .map(|p| Objection {
+                state: sid,
+                policy,
+                rule: format!("denies {}", as_calls(p)),
+            })
+    })
 }
 
-fn excludes(m: &Machine, sid: StateId, ev: &Event, neutral: bool) -> Option<String> {
-    let chart = &m.chart;
-    let policy = &chart.state(sid).policy;
+fn excludes<'a>(
+    m: &'a Machine,
+    snap: &'a Snapshot,
+    sid: StateId,
+    ev: &'a Event,
+    neutral: bool,
+) -> Option<Objection<'a>> {
+    let aliases = &m.chart.aliases;
     let exempt = neutral && !m.is_monitor(sid);
-    if policy.allow.is_empty()
-        || exempt
-        || policy.allow.iter().any(|p| p.matches(ev, &chart.aliases))
-    {
+    if exempt {
         return None;
     }
-    let list: Vec<String> = policy.allow.iter().map(as_calls).collect();
-    Some(format!("allows only {}", list.join(", ")))
+    policies_now(m, snap, sid, Some(&ev.input)).find_map(|policy| {
+        if policy.allow.is_empty() || policy.allow.iter().any(|p| p.matches(ev, aliases)) {
+            return None;
+        }
+        let list: Vec<String> = policy.allow.iter().map(as_calls).collect();
+        Some(Objection {
+            state: sid,
+            policy,
+            rule: format!("allows only {}", list.join(", ")),
+        })
+    })
 }
 
 /// The next call, a sentence naming the path to the denied tool, and how many calls come
 /// before it on that path (only computed for calls the sequence objects to: it searches the
 /// graph).
 fn advice(m: &Machine, snap: &Snapshot, ev: &Event) -> (Option<String>, String, Option<usize>) {
-    let tool = ev.claude_tool_name();
+    let tool = called(ev);
     let recovery = m.recovery(snap, Some(ev));
     let next = recovery.next.first().map(|n| n.tool.clone());
     let stuck = recovery

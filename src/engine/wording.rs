@@ -31,7 +31,14 @@ pub(crate) fn as_calls(p: &Pattern) -> String {
             }
         })
         .collect();
-    calls.join(" or ")
+    // Alternatives that read the same (`mcp__*__x` and `x` both as `x`) are one call.
+    let mut seen: Vec<String> = Vec::new();
+    for c in calls {
+        if !seen.contains(&c) {
+            seen.push(c);
+        }
+    }
+    seen.join(" or ")
 }
 
 /// Calls in order, joined by `sep`; a call made several times in a row is named once with how

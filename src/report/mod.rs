@@ -111,6 +111,8 @@ pub fn status_text(st: &Status) -> String {
         "allowed: {}\n",
         if st.allowed.is_empty() {
             "—".into()
+        } else if st.allowed == ["*"] {
+            "any tool".into()
         } else {
             st.allowed.join(", ")
         }
@@ -189,7 +191,19 @@ pub fn recovery_text(st: &Status) -> String {
         s.push_str(&format!("  livelock: {LIVELOCK}\n"));
     }
     if st.recovery.suggestions.is_empty() {
-        s.push_str("  nothing to recover: the sequence is finished\n");
+        if st.progress.done || st.halted {
+            s.push_str("  nothing to recover: the sequence is finished\n");
+        } else if st.allowed == ["*"] {
+            s.push_str(&format!(
+                "  nothing to recover: at \"{}\", and any tool is allowed here\n",
+                st.step
+            ));
+        } else {
+            s.push_str(&format!(
+                "  nothing to recover: at \"{}\", waiting for the next event\n",
+                st.step
+            ));
+        }
     }
     for (i, line) in st.recovery.suggestions.iter().enumerate() {
         s.push_str(&format!("  {}. {line}\n", i + 1));

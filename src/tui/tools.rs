@@ -61,10 +61,12 @@ pub fn lines(m: &Model, theme: &Theme) -> Vec<Line<'static>> {
     let allowed = allowed_only(st);
     let next = st.next.as_ref().map(|n| canonical_tool_name(&n.tool));
     let mut spans = vec![label("allowed")];
-    if allowed.is_empty() {
+    if st.allowed == ["*"] {
+        spans.push(Span::styled("any tool", theme.style(Role::ToolsAllowed)));
+    } else if allowed.is_empty() {
         spans.push(Span::styled("neutral tools only", theme.style(Role::Muted)));
     }
-    for (i, a) in allowed.iter().enumerate() {
+    for (i, a) in allowed.iter().filter(|a| *a != "*").enumerate() {
         if i > 0 {
             spans.push(comma());
         }

@@ -119,6 +119,15 @@ pub fn walk(r: &mut Run, steps: &[Step]) {
             (VerdictKind::Advance, Decision::Allow),
             "{what}: {v:?}"
         );
+        if std::env::var_os("SEED_PRINT_WALK").is_some() {
+            eprintln!(
+                "WALK {what}: {} {} {:?}",
+                r.here(),
+                r.progress().round(),
+                r.next_tool()
+            );
+            continue;
+        }
         assert_eq!(r.here(), s.node, "{what}");
         assert_eq!(r.progress().round() as u32, s.progress, "{what}: progress");
         assert_eq!(r.next_tool().as_deref(), s.next, "{what}: next call");

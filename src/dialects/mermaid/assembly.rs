@@ -54,6 +54,9 @@ pub struct Override {
     pub text: String,
     pub line: u32,
     pub col: u32,
+    /// Why the edge is labelled so (`why = "…"`), kept in its documentation label: a switched-off
+    /// edge's reason shows where `validate` reports what it leaves unreachable.
+    pub why: Option<String>,
 }
 
 pub struct DiagramInfo {

@@ -4,11 +4,14 @@
 use toml::Spanned;
 
 use super::assembly::{Assembly, EdgeEnd, Node, Override};
+use super::guard_expr;
 use super::label;
 use super::manifest::{BindToml, Cx, EdgeToml, PolicyToml};
 use super::stmt::clip;
 use crate::dialects::LoadError;
-use crate::engine::ir::{Action, Fill, Guard, StateId, StateKind, Transition, Trigger};
+use crate::engine::ir::{
+    Action, Fill, Guard, Policy, Span, StateId, StateKind, Transition, Trigger,
+};
 use crate::engine::pattern::Pattern;
 
 /// `[[bind]] state = "…" activity = "…"`: the tool, skill or command that performs a state.
@@ -56,7 +59,9 @@ pub(super) fn states_of(
         .collect()
 }
 
-/// `[[policy]]`: allow / deny lists, a recovery text and an enforcement override.
+/// `[[policy]]`: allow / deny lists, a recovery text and an enforcement override. One with a
+/// `when` or a `gate`, or on the whole sequence (no `state`), stays a policy of its own with
+/// its own enforcement; others merge into their states' policy.
 pub(super) fn policy(cx: &Cx, p: &Spanned<PolicyToml>, a: &mut Assembly) -> Result<(), LoadError> {
     let pt = p.get_ref();
     let parse = |v: &Spanned<String>| {
@@ -68,7 +73,52 @@ pub(super) fn policy(cx: &Cx, p: &Spanned<PolicyToml>, a: &mut Assembly) -> Resu
         done: f.get_ref().done.clone(),
         total: f.get_ref().of.clone(),
     });
-    for id in states_of(cx, &pt.state, a)? {
+    let own = pt.when.is_some() || pt.gate.is_some() || pt.state.is_none();
+    let states = match &pt.state {
+        Some(v) => states_of(cx, v, a)?,
+        None => vec![StateId::ROOT],
+    };
+    let when = match &pt.when {
+        Some(w) if w.get_ref().chars().count() > label::MAX_LABEL_CHARS => {
+            return Err(cx.at(
+                w.span(),
+                format!(
+                    "`when` is longer than {} characters",
+                    label::MAX_LABEL_CHARS
+                ),
+            ));
+        }
+        Some(w) => {
+            let e = guard_expr::parse(w.get_ref()).map_err(|e| {
+                cx.at(
+                    w.span(),
+                    format!("`when = \"{}\"`: {}", clip(w.get_ref()), e.message),
+                )
+            })?;
+            Some(
+                e.to_guard(&mut |n: &str| a.resolve(n, Some(0)))
+                    .map_err(|e| cx.at(w.span(), e))?,
+            )
+        }
+        None => None,
+    };
+    let gate = match &pt.gate {
+        Some(g) if g.get_ref().trim().is_empty() || g.get_ref().chars().any(char::is_control) => {
+            return Err(cx.at(g.span(), "`gate` must be a name"));
+        }
+        g => g.as_ref().map(|g| g.get_ref().trim().to_string()),
+    };
+    if own && allow.is_empty() && deny.is_empty() {
+        return Err(cx.at(
+            p.span(),
+            "a [[policy]] with `when` or `gate`, or on the whole sequence, needs `allow` or `deny`",
+        ));
+    }
+    if let (Some(at), None) = (&pt.progress, &pt.state) {
+        return Err(cx.at(at.span(), "`progress` fills a state: name it with `state`"));
+    }
+    let (line, col) = cx.pos(p.span());
+    for id in states {
         if let (Some(f), Some(at)) = (&fill, &pt.progress) {
             if !matches!(a.b.chart().state(id).kind, StateKind::Atomic) {
                 return Err(cx.at(
@@ -82,6 +132,18 @@ pub(super) fn policy(cx: &Cx, p: &Spanned<PolicyToml>, a: &mut Assembly) -> Resu
             a.b.state_mut(id).fill = Some(f.clone());
         }
         let st = a.b.state_mut(id);
+        if own {
+            st.policies.push(Policy {
+                allow: allow.clone(),
+                deny: deny.clone(),
+                recovery: pt.recovery.clone(),
+                when: when.clone(),
+                gate: gate.clone(),
+                enforcement: pt.enforcement,
+                span: Some(Span::at(line, col)),
+            });
+            continue;
+        }
         st.policy.allow.extend(allow.iter().cloned());
         st.policy.deny.extend(deny.iter().cloned());
         if let Some(r) = &pt.recovery {
@@ -138,6 +200,7 @@ pub(super) fn edge_override(
                 text: et.label.get_ref().clone(),
                 line,
                 col,
+                why: et.why.clone(),
             });
             Ok(())
         }

@@ -198,7 +198,11 @@ impl Assembly {
                     ),
                 )
             })?;
-            return Ok((l, Some(o.text.clone())));
+            let doc = match &o.why {
+                Some(why) => format!("{}: {why}", o.text.trim()),
+                None => o.text.clone(),
+            };
+            return Ok((l, Some(doc)));
         }
         let Some(t) = &e.label else {
             return Ok((Label::default(), None));

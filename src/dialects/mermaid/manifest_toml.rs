@@ -124,12 +124,19 @@ pub(super) struct EdgeToml {
     #[serde(rename = "match")]
     pub(super) matching: Option<String>,
     pub(super) label: Spanned<String>,
+    /// Why: shown with the edge (a `[false]` edge's reason in `validate`'s findings).
+    pub(super) why: Option<String>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct PolicyToml {
-    pub(super) state: Spanned<toml::Value>,
+    /// The states whose policy it is; none: the whole sequence (the root, always active).
+    pub(super) state: Option<Spanned<toml::Value>>,
+    /// A guard in the label language (`!flag intent_brief`): the policy applies while it holds.
+    pub(super) when: Option<Spanned<String>>,
+    /// Policies sharing a gate share one deadlock count, kept across state changes.
+    pub(super) gate: Option<Spanned<String>>,
     #[serde(default)]
     pub(super) allow: Vec<Spanned<String>>,
     #[serde(default)]

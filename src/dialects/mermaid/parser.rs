@@ -64,7 +64,10 @@ pub fn parse(text: &str) -> Result<Diagram, ParseError> {
         let (line, col) = line_col_of_offset(text, MAX_BYTES);
         return fail(
             Pos { line, col },
-            format!("diagram larger than {MAX_BYTES} bytes: a diagram may have at most that"),
+            format!(
+                "diagram larger than {MAX_BYTES} bytes: a diagram may have at most {MAX_BYTES} bytes ({} MiB)",
+                MAX_BYTES >> 20
+            ),
         );
     }
     let lexed = lexer::lex(text).map_err(|e| ParseError {

@@ -142,57 +142,78 @@ pub(super) fn binding(cx: &Cx, b: &Spanned<BindToml>, a: &mut Assembly) -> Resul
                 span: None,
             });
         }
-        a.b.add_transition(Transition {
+        add_once(
+            a,
+            Transition {
+                source: StateId::ROOT,
+                targets: vec![then.unwrap_or(source)],
+                trigger: Trigger::Always,
+                guard: Some(Guard::All {
+                    of: vec![
+                        Guard::In { state: end },
+                        Guard::Var {
+                            name: var.clone(),
+                            op: CmpOp::Eq,
+                            value: Value::String(mark.clone()),
+                        },
+                    ],
+                }),
+                actions: vec![Action::SetVar {
+                    name: var.clone(),
+                    value: Value::Null,
+                }],
+                label: Some(match then {
+                    Some(next) => format!("return: from {key} on to {}", a.key(next)),
+                    None => format!("return: back to {key}"),
+                }),
+                span: None,
+            },
+        );
+    }
+    // Outside `T` with a return still recorded: the trip was abandoned. Targetless, so it
+    // only runs its action, and its guard is false once it has.
+    add_once(
+        a,
+        Transition {
             source: StateId::ROOT,
-            targets: vec![then.unwrap_or(source)],
+            targets: Vec::new(),
             trigger: Trigger::Always,
             guard: Some(Guard::All {
                 of: vec![
-                    Guard::In { state: end },
+                    Guard::Not {
+                        guard: Box::new(Guard::In { state: top }),
+                    },
                     Guard::Var {
                         name: var.clone(),
-                        op: CmpOp::Eq,
-                        value: Value::String(mark.clone()),
+                        op: CmpOp::Ne,
+                        value: Value::Null,
                     },
                 ],
             }),
             actions: vec![Action::SetVar {
-                name: var.clone(),
+                name: var,
                 value: Value::Null,
             }],
-            label: Some(match then {
-                Some(next) => format!("return: from {key} on to {}", a.key(next)),
-                None => format!("return: back to {key}"),
-            }),
+            label: Some("return: trip abandoned".into()),
             span: None,
-        });
-    }
-    // Outside `T` with a return still recorded: the trip was abandoned. Targetless, so it
-    // only runs its action, and its guard is false once it has.
-    a.b.add_transition(Transition {
-        source: StateId::ROOT,
-        targets: Vec::new(),
-        trigger: Trigger::Always,
-        guard: Some(Guard::All {
-            of: vec![
-                Guard::Not {
-                    guard: Box::new(Guard::In { state: top }),
-                },
-                Guard::Var {
-                    name: var.clone(),
-                    op: CmpOp::Ne,
-                    value: Value::Null,
-                },
-            ],
-        }),
-        actions: vec![Action::SetVar {
-            name: var,
-            value: Value::Null,
-        }],
-        label: Some("return: trip abandoned".into()),
-        span: None,
-    });
+        },
+    );
     Ok(())
+}
+
+/// Add `t` unless the same transition is there already: several trips into one state (the
+/// `/hope:panel` and `/hope:summon` trips into consult) share their returns.
+fn add_once(a: &mut Assembly, t: Transition) {
+    let same = a.b.chart().transitions.iter().any(|o| {
+        o.source == t.source
+            && o.targets == t.targets
+            && o.trigger == t.trigger
+            && o.guard == t.guard
+            && o.actions == t.actions
+    });
+    if !same {
+        a.b.add_transition(t);
+    }
 }
 
 /// The child of the root that holds `id` (or `id` itself).

@@ -11,11 +11,15 @@
 //! | `clone_repo` | `Bash(*git *clone*)` (also `cd x && git -c k=v clone …`) |
 //! | `get_sha` | `Bash(*git *rev-parse*)` (also `git -C dir rev-parse HEAD`) |
 //! | `git_pull`, `git_fetch` | `Bash(*git *pull*)`, `Bash(*git *fetch*)` |
-//! | `web_fetch` | `WebFetch(url=<url>)` (`${var}` parts match anything) |
+//! | `web_fetch` | `WebFetch(url=<url>)` |
 //! | `invoke_pattern` | `Read(file_path=*<path>)` of the pattern document |
 //! | `spawn_agent` | `Task\|Agent` |
 //! | `invoke_skill` | `Skill(skill=<skill>)` |
 //! | `run_command` | `Bash(<command>)` |
+//!
+//! `${var}` in a URL, path or command is the variable's value when the call is judged (a guard
+//! on the call's input, see `split_templates`): `${source_url}/llms.txt` matches only the site
+//! the workflow was given, and anything only while `source_url` is unset.
 //!
 //! `store_as` keeps the action's result, the tool's response as PostToolUse reports it (see
 //! `store_result`); `web_fetch` adds `status: 200` when the call ran and is `{status: 0}` when
@@ -62,7 +66,11 @@ pub const ACTIVITY_TYPES: &[&str] = &[
 /// A tool call the agent must make for its node to finish.
 #[derive(Debug, Clone)]
 pub struct Activity {
+    /// The call as written, `${var}` included (the node's activity, for display).
+    pub shown: Pattern,
+    /// What the event must match, and the guard on its `${var}` inputs (`split_templates`).
     pub pattern: Pattern,
+    pub guard: Option<Guard>,
     /// Actions when the call ran (PostToolUse) and when it failed (PostToolUseFailure).
     pub on_ok: Vec<Action>,
     pub on_fail: Vec<Action>,
@@ -93,7 +101,7 @@ fn alt(tool: &str, input: &[(&str, String)]) -> Alt {
     }
 }
 
-/// `${anything}` becomes `*`: the agent's call carries the value, which seed cannot know.
+/// `${anything}` becomes `*`: for a name (a skill's), which the guard cannot resolve.
 pub fn glob_of(text: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
@@ -112,14 +120,40 @@ pub fn glob_of(text: &str) -> String {
     out
 }
 
-/// A glob for a file path the agent passes as an absolute `file_path`.
+/// A glob for a file path the agent passes as an absolute `file_path` (`${var}` kept: see
+/// `split_templates`).
 pub fn path_glob(path: &str) -> String {
-    let g = glob_of(path);
-    if g.starts_with('/') || g.starts_with('*') {
-        g
+    if path.starts_with(['/', '*', '$']) {
+        path.to_string()
     } else {
-        glob_of(&format!("*/{}", g.trim_start_matches("./")))
+        format!("*/{}", path.trim_start_matches("./"))
     }
+}
+
+/// Input globs written with `${var}` leave the pattern for a guard on the call's input, which
+/// the engine resolves against the workflow's variables when the call is judged. The pattern
+/// keeps the tool and the plain globs; every alternative carries the same input (`Write|Edit`).
+pub fn split_templates(mut p: Pattern) -> (Pattern, Option<Guard>) {
+    let mut of: Vec<Guard> = Vec::new();
+    for (i, a) in p.alts.iter_mut().enumerate() {
+        let (templates, plain): (Vec<_>, Vec<_>) = a
+            .input
+            .drain(..)
+            .partition(|(_, m)| matches!(m, InputMatcher::Glob(g) if g.contains("${")));
+        a.input = plain;
+        if i == 0 {
+            of = templates
+                .into_iter()
+                .map(|(pointer, matcher)| Guard::Input { pointer, matcher })
+                .collect();
+        }
+    }
+    let guard = match of.len() {
+        0 => None,
+        1 => of.pop(),
+        _ => Some(Guard::All { of }),
+    };
+    (p, guard)
 }
 
 fn write_to(path: Option<&str>) -> Pattern {
@@ -240,12 +274,12 @@ pub fn compile(c: &Sp<Consequence>, env: &Env) -> Result<Compiled, LoadError> {
         "get_sha" => bash("*git *rev-parse*"),
         "git_pull" => bash("*git *pull*"),
         "git_fetch" => bash("*git *fetch*"),
-        "run_command" => bash(&glob_of(&need(&con.command, "command")?)),
+        "run_command" => bash(&need(&con.command, "command")?),
         "web_fetch" => {
             let input: Vec<(&str, String)> = con
                 .url
                 .as_deref()
-                .map(|u| ("/url", glob_of(u)))
+                .map(|u| ("/url", u.to_string()))
                 .into_iter()
                 .collect();
             Pattern {
@@ -290,8 +324,12 @@ pub fn compile(c: &Sp<Consequence>, env: &Env) -> Result<Compiled, LoadError> {
             });
         }
     }
+    let shown = pattern.clone();
+    let (pattern, guard) = split_templates(pattern);
     Ok(Compiled::Activity(Activity {
+        shown,
         pattern,
+        guard,
         on_ok,
         on_fail,
         allow_failure: con.allow_failure.unwrap_or(false),
@@ -321,11 +359,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn interpolations_match_anything_in_the_agents_call() {
+    fn names_match_anything_for_a_reference_and_paths_keep_theirs() {
         assert_eq!(glob_of("${source_url}/llms.txt"), "*/llms.txt");
         assert_eq!(glob_of("${a}${b}/x/${c"), "*/x/*");
-        assert_eq!(path_glob("data/web/${id}/p.md"), "*/data/web/*/p.md");
-        assert_eq!(path_glob("${CLAUDE_PLUGIN_ROOT}/lib/a.md"), "*/lib/a.md");
+        assert_eq!(path_glob("data/web/${id}/p.md"), "*/data/web/${id}/p.md");
+        assert_eq!(
+            path_glob("${CLAUDE_PLUGIN_ROOT}/lib/a.md"),
+            "${CLAUDE_PLUGIN_ROOT}/lib/a.md"
+        );
         assert_eq!(path_glob("/abs/a.md"), "/abs/a.md");
+    }
+
+    #[test]
+    fn references_in_inputs_become_a_guard() {
+        let p = write_to(Some("data/web/${id}/p.md"));
+        let (p, guard) = split_templates(p);
+        assert_eq!(p.to_string(), "Write|Edit");
+        assert_eq!(
+            guard,
+            Some(Guard::Input {
+                pointer: "/file_path".into(),
+                matcher: InputMatcher::Glob("*/data/web/${id}/p.md".into())
+            })
+        );
+        let (p, guard) = split_templates(write_to(Some("data/config.yaml")));
+        assert!(guard.is_none());
+        assert_eq!(p.alts[1].input.len(), 1);
     }
 }

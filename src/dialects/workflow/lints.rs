@@ -1,6 +1,7 @@
 //! The dialect's lints on the compiled chart (seed 003's verification plan): path coverage —
-//! every node reachable from the start, an ending reachable from every node — plus loops that
-//! need no tool call, and `${var}` texts that name nothing the workflow sets.
+//! an ending reachable from every node (every node reachable from the start is the engine's
+//! `unreachable` lint) — plus loops that need no tool call, and `${var}` texts that name
+//! nothing the workflow sets.
 
 use std::collections::BTreeSet;
 
@@ -84,18 +85,10 @@ fn coverage(chart: &Chart, out: &mut Vec<Lint>) {
             }
         }
     }
+    // A node or ending the start does not lead to is the engine's `unreachable` finding (once
+    // per node, with why): reported there, not twice.
     for s in chart.states.iter().skip(1) {
-        let what = if s.is_final() { "ending" } else { "node" };
-        if !seen[s.id.index()] {
-            out.push(Lint::warning(
-                "workflow-unreachable",
-                format!(
-                    "path coverage: {what} `{}` cannot be reached from the start",
-                    s.key
-                ),
-                s.span,
-            ));
-        } else if !finishes[s.id.index()] {
+        if seen[s.id.index()] && !finishes[s.id.index()] {
             out.push(Lint::error(
                 "workflow-no-ending",
                 format!("path coverage: no ending can be reached from `{}`", s.key),
@@ -141,27 +134,40 @@ fn eventless_loops(chart: &Chart, out: &mut Vec<Lint>) {
     }
 }
 
-/// `${name}` in the text where `name` is neither set by the workflow nor an environment variable.
+/// `${name}` in the text (a value, a note, a call's URL, path or command) where `name` is not
+/// an environment variable and the workflow never gives it a value: not declared at all, or
+/// declared `null` and never set (the call or text then never has it).
 fn interpolation(chart: &Chart, text: &str, out: &mut Vec<Lint>) {
-    let mut known: BTreeSet<String> = chart
+    let declared: BTreeSet<String> = chart
         .vars
         .keys()
         .map(|k| k.trim_start_matches("flags.").to_string())
         .collect();
+    // Written: an action sets it, or it starts with a value.
+    let mut known: BTreeSet<String> = chart
+        .vars
+        .iter()
+        .filter(|(k, v)| k.starts_with("flags.") || !v.is_null())
+        .map(|(k, _)| k.trim_start_matches("flags.").to_string())
+        .collect();
     known.extend(ENV_VARS.iter().map(|s| s.to_string()));
-    for t in &chart.transitions {
-        for a in &t.actions {
-            match a {
-                Action::SetFlag { name, .. }
-                | Action::SetVar { name, .. }
-                | Action::SetVarFromInput { name, .. }
-                | Action::SetVarFromResult { name, .. }
-                | Action::AppendVar { name, .. }
-                | Action::MergeVar { name, .. } => {
-                    known.insert(name.clone());
-                }
-                _ => {}
+    let actions = chart
+        .transitions
+        .iter()
+        .flat_map(|t| &t.actions)
+        .chain(chart.states.iter().flat_map(|s| &s.on_entry));
+    for a in actions {
+        match a {
+            Action::SetFlag { name, .. }
+            | Action::SetVar { name, .. }
+            | Action::SetVarFromInput { name, .. }
+            | Action::SetVarFromResult { name, .. }
+            | Action::AppendVar { name, .. }
+            | Action::MergeVar { name, .. } => {
+                let head = name.split('.').next().unwrap_or(name);
+                known.insert(head.to_string());
             }
+            _ => {}
         }
     }
     let mut reported = BTreeSet::new();
@@ -183,11 +189,20 @@ fn interpolation(chart: &Chart, text: &str, out: &mut Vec<Lint>) {
             let head = name.split('.').next().unwrap_or(name);
             if !known.contains(name) && !known.contains(head) && reported.insert(name.to_string()) {
                 let col = code[..start].chars().count() as u32 + 1;
-                out.push(Lint::warning(
-                    "workflow-unknown-variable",
-                    format!("`${{{name}}}` names nothing this workflow sets; the text keeps it as written"),
-                    Some(Span::at(ln as u32 + 1, col)),
-                ));
+                let at = Some(Span::at(ln as u32 + 1, col));
+                out.push(if declared.contains(head) {
+                    Lint::warning(
+                        "workflow-never-written",
+                        format!("`${{{name}}}` reads `{head}`, which starts as null and nothing in this workflow sets: give it a value (a `store_as`, a `set_state`) before it is read"),
+                        at,
+                    )
+                } else {
+                    Lint::warning(
+                        "workflow-unknown-variable",
+                        format!("`${{{name}}}` names nothing this workflow sets; the text keeps it as written"),
+                        at,
+                    )
+                });
             }
             from = start + len;
         }

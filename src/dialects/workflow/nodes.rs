@@ -12,7 +12,7 @@
 //! each setting its flag to whether its expression holds.
 
 use super::compile::{Cx, scope};
-use super::consequence::{self, Activity, Compiled, path_glob};
+use super::consequence::{self, Activity, Compiled, path_glob, split_templates};
 use super::precond;
 use super::schema::{Consequence, Node, Sp, span_of};
 use super::{lints, prompt};
@@ -262,7 +262,7 @@ pub fn compile(
         "reference" => {
             let doc = need(cx, kind, name, &n.doc, "doc")?;
             let next = cx.target(need(cx, kind, name, &n.next_node, "next_node")?)?;
-            let pattern = Pattern {
+            let shown = Pattern {
                 alts: vec![Alt {
                     kind: None,
                     glob: "Read".into(),
@@ -272,8 +272,9 @@ pub fn compile(
                     )],
                 }],
             };
+            let (pattern, guard) = split_templates(shown.clone());
             let st = b.state_mut(id);
-            st.activity = Some(pattern.clone());
+            st.activity = Some(shown);
             st.notes.push(match &n.section {
                 Some(s) => format!("read {} (section {s})", doc.value),
                 None => format!("read {}", doc.value),
@@ -283,7 +284,7 @@ pub fn compile(
                 id,
                 Some(next),
                 Trigger::Event(pattern),
-                None,
+                guard,
                 Vec::new(),
                 "read",
                 span_of(doc),
@@ -353,13 +354,13 @@ fn action(
         "waits for {}",
         f.activities
             .iter()
-            .map(|a| a.pattern.to_string())
+            .map(|a| a.shown.to_string())
             .collect::<Vec<_>>()
             .join(", then ")
     ));
     for (i, a) in f.activities.iter().enumerate() {
         let src = steps[i];
-        b.state_mut(src).activity = Some(a.pattern.clone());
+        b.state_mut(src).activity = Some(a.shown.clone());
         let (next, mut ok, mut failed) = if i == last {
             (entry, a.on_ok.clone(), a.on_fail.clone())
         } else {
@@ -375,7 +376,7 @@ fn action(
             src,
             Some(next),
             Trigger::Event(a.pattern.clone()),
-            None,
+            a.guard.clone(),
             ok,
             label,
             a.span,
@@ -386,7 +387,7 @@ fn action(
                 src,
                 Some(next),
                 Trigger::Error(a.pattern.clone()),
-                None,
+                a.guard.clone(),
                 failed,
                 "failure allowed",
                 a.span,
@@ -397,7 +398,7 @@ fn action(
                 src,
                 Some(fail),
                 Trigger::Error(a.pattern.clone()),
-                None,
+                a.guard.clone(),
                 a.on_fail.clone(),
                 "on_failure",
                 span_of(t),
