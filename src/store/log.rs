@@ -76,10 +76,17 @@ impl LockedLog {
 
     /// The whole log as it is now (the lock keeps it still).
     pub fn read_all(&self) -> io::Result<Vec<u8>> {
+        self.read_range(0, self.len)
+    }
+
+    /// Bytes `from..to` of the log (clamped to its length).
+    pub fn read_range(&self, from: u64, to: u64) -> io::Result<Vec<u8>> {
+        let to = to.min(self.len);
+        let from = from.min(to);
         let mut f = &self.file;
-        f.seek(SeekFrom::Start(0))?;
-        let mut buf = Vec::with_capacity(self.len as usize);
-        f.take(self.len).read_to_end(&mut buf)?;
+        f.seek(SeekFrom::Start(from))?;
+        let mut buf = Vec::with_capacity((to - from) as usize);
+        f.take(to - from).read_to_end(&mut buf)?;
         Ok(buf)
     }
 }
