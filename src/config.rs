@@ -8,6 +8,7 @@
 //! user's file.
 
 mod file;
+mod trust;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -42,9 +43,10 @@ impl ConfigError {
     }
 }
 
-/// One configuration file, `None` when it does not exist.
+/// One configuration file, `None` when it does not exist. A file someone else could have
+/// written is refused (`trust`): it steers what the agent may do.
 pub fn read_file(path: &Path) -> Result<Option<Parsed>, ConfigError> {
-    match crate::store::paths::read_bounded(path, MAX_CONFIG_BYTES) {
+    match crate::store::paths::read_bounded_checked(path, MAX_CONFIG_BYTES, trust::check) {
         Ok(bytes) => {
             let text = String::from_utf8_lossy(&bytes);
             parse_file(path, &text).map(Some)
