@@ -217,6 +217,15 @@ pub fn load(
     let project = project.map(|p| p.config).unwrap_or_default();
 
     let env_seq = var("SEED_SEQUENCE").map(|v| split_list(&v));
+    // A list given explicitly that names nothing (`--sequence=`, `SEED_SEQUENCE=" , "`) is a
+    // mistake, not a way to turn enforcement off: it fails like a broken file.
+    let empty = match (&flags.sequence, &env_seq) {
+        (Some(v), _) if split_list(v).is_empty() => Some("--sequence"),
+        (None, Some(list)) if list.is_empty() && project.sequence_list().is_none() => {
+            Some("SEED_SEQUENCE")
+        }
+        _ => None,
+    };
     let sequences = flags
         .sequence
         .as_deref()
@@ -253,6 +262,14 @@ pub fn load(
     }
     if let Some(v) = &flags.fail {
         fail = Some(parse_enum("--fail", v)?);
+    }
+    if let Some(what) = empty {
+        return Err(ConfigError {
+            message: format!(
+                "{what}: no sequence named; give NAME or PATH (several comma-separated)"
+            ),
+            fail,
+        });
     }
     Ok(Config {
         sequences,

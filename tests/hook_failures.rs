@@ -203,3 +203,47 @@ fn unknown_config_keys_warn_and_the_hook_still_answers() {
         )
     );
 }
+
+/// A sequence list given explicitly that names nothing is a mistake, not a way to turn
+/// enforcement off: one line, a failure record, the configured answer.
+#[test]
+fn an_empty_sequence_list_is_an_argument_error() {
+    let s = Sandbox::new();
+    type Env<'a> = &'a [(&'a str, &'a str)];
+    let cases: [(&[&str], Env); 4] = [
+        (&["--sequence="], &[]),
+        (&["--sequence", " , "], &[]),
+        (&["--sequence", ""], &[]),
+        (&[], &[("SEED_SEQUENCE", " , ")]),
+    ];
+    for (args, env) in cases {
+        let what = format!("{args:?} {env:?}");
+        let r = s.hook_env(args, pre("s-empty"), env);
+        assert_open(&r, &what);
+        assert!(
+            r.stderr.contains("no sequence named"),
+            "{what}: {}",
+            r.stderr
+        );
+        let mut env = env.to_vec();
+        env.push(("SEED_FAIL", "closed"));
+        let reason = assert_denied(&s.hook_env(args, pre("s-empty"), &env), &what);
+        assert!(reason.contains("no sequence named"), "{reason}");
+    }
+    let lines = s.log_lines("s-empty");
+    assert_eq!(lines.len(), 8, "each one recorded");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l["error"].as_str().unwrap().contains("no sequence named"))
+    );
+    // The project's `fail = "closed"` holds too.
+    s.write_config("fail = \"closed\"\n");
+    assert_denied(&s.hook(&["--sequence="], pre("s-empty")), "project fail");
+    // An empty SEED_SEQUENCE is unset, as usual, and a project list wins over the variable.
+    s.write_config("sequence = \"starlog_initialization\"\n");
+    for v in ["", " , "] {
+        let r = s.hook_env(&[], pre("s-empty"), &[("SEED_SEQUENCE", v)]);
+        assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{v:?}");
+    }
+}
