@@ -152,7 +152,12 @@ fn an_atomic_write_replaces_a_link_of_yours_not_its_target() {
     std::os::unix::fs::symlink(&target, &link).unwrap();
     write_atomic(&link, b"new").unwrap();
     assert_eq!(std::fs::read(&target).unwrap(), b"old");
-    assert!(!std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert!(
+        !std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
     assert_eq!(std::fs::read(&link).unwrap(), b"new");
     // A directory in the way is an error, and what was there stays.
     let dir = t.path().join("dir.json");
@@ -160,5 +165,9 @@ fn an_atomic_write_replaces_a_link_of_yours_not_its_target() {
     std::fs::write(dir.join("x"), b"x").unwrap();
     assert!(write_atomic(&dir, b"new").is_err());
     assert!(dir.join("x").exists());
-    assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 3, "no temp file left");
+    assert_eq!(
+        std::fs::read_dir(t.path()).unwrap().count(),
+        3,
+        "no temp file left"
+    );
 }
