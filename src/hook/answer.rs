@@ -11,6 +11,9 @@ use crate::protocol::{Answer, HookInput, output};
 use crate::store::redact;
 use crate::store::sessions::SessionMeta;
 
+/// The most guidance injected at once: one line of at most this many characters.
+pub const GUIDANCE_MAX_CHARS: usize = 300;
+
 fn rank(d: Decision) -> u8 {
     match d {
         Decision::Deny | Decision::Block => 3,
@@ -83,9 +86,11 @@ fn context_lost(source: Option<&str>) -> bool {
     matches!(source, Some("compact" | "resume" | "clear"))
 }
 
-/// The `[SEED SEQUENCE]` lines to inject now (UserPromptSubmit and SessionStart only): a line
-/// is injected when it changed since it was last injected, every `every` prompts (0: never
-/// just for being due), and always after a SessionStart that lost context.
+/// The `[SEED SEQUENCE]` line to inject now (UserPromptSubmit and SessionStart only). A
+/// sequence's line is due when it changed since it was last injected, every `every` prompts
+/// (0: never just for being due), and always after a SessionStart that lost context. The due
+/// lines make one line of at most [`GUIDANCE_MAX_CHARS`] (see [`one_line`]); a due line that
+/// does not fit stays due, so the next prompt brings it.
 pub fn guidance(
     h: &HookInput,
     loaded: &[Loaded],
@@ -98,20 +103,59 @@ pub fn guidance(
         return None;
     }
     let force = !prompt && context_lost(h.source.as_deref());
-    let mut lines = Vec::new();
+    let mut due: Vec<(&str, String)> = Vec::new();
     for (l, snap) in loaded.iter().zip(snaps) {
         let line = l.machine.guidance_line(snap);
         let inj = meta.inject.entry(l.name.clone()).or_default();
-        let due = prompt && every > 0 && inj.prompts_since + 1 >= every;
-        if force || due || inj.line != line {
-            inj.line = line.clone();
-            inj.prompts_since = 0;
-            lines.push(line);
+        let is_due = prompt && every > 0 && inj.prompts_since + 1 >= every;
+        if force || is_due || inj.line != line {
+            due.push((l.name.as_str(), line));
         } else if prompt {
             inj.prompts_since += 1;
         }
     }
-    (!lines.is_empty()).then(|| lines.join("\n"))
+    let lines: Vec<&str> = due.iter().map(|(_, line)| line.as_str()).collect();
+    let (text, shown) = one_line(&lines)?;
+    for (i, (name, line)) in due.iter().enumerate() {
+        let inj = meta.inject.entry(name.to_string()).or_default();
+        // One left out is remembered as never injected, so it is due at the next prompt.
+        inj.line = if i < shown {
+            line.clone()
+        } else {
+            String::new()
+        };
+        inj.prompts_since = 0;
+    }
+    Some(text)
+}
+
+/// Several sequences' lines as one line of at most [`GUIDANCE_MAX_CHARS`] characters: the
+/// first whole (the first sequence in the configured order leads), then the others without
+/// their `[SEED SEQUENCE] ` tag, separated by ` | `, as many as fit, then `+N more sequences`
+/// for the rest. Returns the line and how many lines it shows.
+pub fn one_line(lines: &[&str]) -> Option<(String, usize)> {
+    const TAG: &str = "[SEED SEQUENCE] ";
+    let chars = |s: &str| s.chars().count();
+    let more = |n: usize| match n {
+        0 => String::new(),
+        1 => " | +1 more sequence".to_string(),
+        n => format!(" | +{n} more sequences"),
+    };
+    let (first, rest) = lines.split_first()?;
+    let room = GUIDANCE_MAX_CHARS - chars(&more(rest.len()));
+    let mut text = crate::engine::status::truncate_chars(first, room);
+    let mut shown = 1;
+    for (i, line) in rest.iter().enumerate() {
+        let part = format!(" | {}", line.strip_prefix(TAG).unwrap_or(line));
+        let left_after = rest.len() - i - 1;
+        if chars(&text) + chars(&part) + chars(&more(left_after)) > GUIDANCE_MAX_CHARS {
+            break;
+        }
+        text.push_str(&part);
+        shown += 1;
+    }
+    text.push_str(&more(lines.len() - shown));
+    Some((text, shown))
 }
 
 /// Payload facts worth keeping that the engine does not step on.
@@ -173,3 +217,7 @@ pub fn extra(h: &HookInput, unknown: bool) -> Value {
         Value::Object(m)
     }
 }
+
+#[cfg(test)]
+#[path = "answer_tests.rs"]
+mod tests;
