@@ -12,6 +12,7 @@ mod trust;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde::Deserialize;
 
@@ -137,6 +138,8 @@ pub struct Config {
     pub inject_every: u32,
     pub emit_allow: bool,
     pub response_limit: usize,
+    /// How long a hook waits for the session log's lock before it fails (per `fail`).
+    pub lock_wait: Duration,
     /// Directory of the project's `.seed.toml`, if one was found.
     pub project_root: Option<PathBuf>,
     /// Files read, lowest layer first.
@@ -283,6 +286,10 @@ pub fn load(
             .response_limit
             .or(user.response_limit)
             .unwrap_or(DEFAULT_RESPONSE_LIMIT),
+        lock_wait: project
+            .lock_wait_ms
+            .or(user.lock_wait_ms)
+            .map_or(crate::store::log::LOCK_WAIT, Duration::from_millis),
         project_root: project_path.and_then(|p| p.parent().map(Path::to_path_buf)),
         files,
         warning: (!warnings.is_empty()).then(|| warnings.join("; ")),

@@ -291,7 +291,8 @@ fn step_and_record(
     ] {
         paths::ensure_dir_in(state, &dir)?;
     }
-    let mut log = LockedLog::open(&paths::session_log(state, &h.session_id))?;
+    let mut log =
+        LockedLog::open_within(&paths::session_log(state, &h.session_id), cfg.lock_wait)?;
     let meta_path = paths::session_meta(state, &h.session_id);
     let mut meta = sessions::load_meta(&meta_path).unwrap_or_default();
     let meta_before = meta.clone();

@@ -6,7 +6,7 @@
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -16,6 +16,10 @@ use crate::engine::ir::FailMode;
 use crate::protocol::{Answer, output, repair};
 use crate::store::record::Record;
 use crate::store::{log, paths};
+
+/// How long a failure record waits for a log's lock: the hook may have failed because the
+/// session log stayed locked, and the answer must not wait much longer for it.
+const FAILURE_LOCK_WAIT: Duration = Duration::from_secs(1);
 
 /// Payloads up to this size are kept aside while parsing, to learn the event and session
 /// from one the parser refuses (a missing `session_id`). Real payloads are a few KB; the
@@ -88,12 +92,15 @@ pub fn failure(known: &Known, err: &HookError, t0: Instant) -> Outcome {
         rec.ms = Some(ms_since(t0));
         rec.extra =
             json!({ "fail": if known.fail == FailMode::Closed { "closed" } else { "open" } });
+        let append = |path: std::path::PathBuf| {
+            log::append_once_within(&path, &rec, FAILURE_LOCK_WAIT).is_ok()
+        };
         let written = known.session.as_ref().is_some_and(|s| {
             paths::ensure_dir_in(state, &paths::session_dir(state, s)).is_ok()
-                && log::append_once(&paths::session_log(state, s), &rec).is_ok()
+                && append(paths::session_log(state, s))
         });
         if !written {
-            let _ = log::append_once(&paths::errors_log(state), &rec);
+            append(paths::errors_log(state));
         }
     }
     let answer = match (known.fail, &known.event) {

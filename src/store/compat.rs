@@ -6,7 +6,10 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::paths;
+use super::{log, paths};
+
+/// How long `state.log`'s lock is waited for (it is shared by every session's hooks).
+const STATE_LOG_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 
 pub const STATE_LOG_MAX_BYTES: u64 = 8 * 1024 * 1024;
 
@@ -80,7 +83,7 @@ pub fn append_state_log(path: &Path, fields: &[&str]) -> io::Result<()> {
         .join("\t");
     line.push('\n');
     let f: File = paths::open_append(path)?;
-    f.lock()?;
+    log::lock_within(&f, path, STATE_LOG_LOCK_WAIT)?;
     if f.metadata()?.len() > STATE_LOG_MAX_BYTES {
         let mut rotated = path.as_os_str().to_os_string();
         rotated.push(".1");
