@@ -4,11 +4,11 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Loaded, MAX_ERROR_TEXT};
+use super::Loaded;
 use crate::config::Config;
-use crate::engine::{Decision, Phase, Snapshot, StepReport, Verdict};
+use crate::engine::{Decision, Event, Phase, Snapshot, StepReport, Verdict};
 use crate::protocol::{Answer, HookInput, output};
-use crate::store::redact;
+use crate::store::redact::{Cut, MAX_FIELD, scrub_value};
 use crate::store::sessions::SessionMeta;
 
 /// The most guidance injected at once: one line of at most this many characters.
@@ -58,6 +58,21 @@ pub fn combine(names: &[&str], reports: &[StepReport]) -> Option<Verdict> {
         v.warning = v.warning.as_ref().map(|w| name_reason(name, w));
     }
     Some(v)
+}
+
+/// The verdict's texts redacted and bounded ([`MAX_FIELD`] each): they are answered and
+/// recorded alike, and may quote the payload (a tool name, a command).
+pub fn scrub_verdict(v: &mut Verdict, cuts: &mut Vec<Cut>) {
+    let Ok(mut value) = serde_json::to_value(&*v) else {
+        return;
+    };
+    let before = value.clone();
+    scrub_value(&mut value, MAX_FIELD, "verdict", cuts);
+    if value != before
+        && let Ok(clean) = serde_json::from_value(value)
+    {
+        *v = clean;
+    }
 }
 
 /// The answer a verdict calls for on this event (guidance comes separately).
@@ -158,11 +173,24 @@ pub fn one_line(lines: &[&str]) -> Option<(String, usize)> {
     Some((text, shown))
 }
 
-/// Payload facts worth keeping that the engine does not step on.
-pub fn extra(h: &HookInput, unknown: bool) -> Value {
+/// Keys of the payload's other fields a record keeps in `extra` (the event keeps others).
+pub const EXTRA_KEYS: &[&str] = &[
+    "duration_ms",
+    "is_interrupt",
+    "reason",
+    "trigger",
+    "notification_type",
+];
+
+/// Payload facts worth keeping that the engine does not step on (what the stepped event holds
+/// is not kept twice). The payload was scrubbed: every string here is redacted and bounded.
+pub fn extra(h: &HookInput, event: Option<&Event>) -> Value {
+    let in_event = |k: &str| event.is_some_and(|e| e.input.get(k).is_some());
     let mut m = Map::new();
     let mut put = |k: &str, v: Value| {
-        m.insert(k.to_string(), v);
+        if !in_event(k) {
+            m.insert(k.to_string(), v);
+        }
     };
     if let Some(p) = &h.permission_mode {
         put("permission_mode", json!(p));
@@ -174,26 +202,15 @@ pub fn extra(h: &HookInput, unknown: bool) -> Value {
         put("source", json!(s));
     }
     if let Some(e) = &h.error {
-        let e = redact::redact_str(e).unwrap_or_else(|| e.clone());
-        put("error", json!(redact::truncate_bytes(&e, MAX_ERROR_TEXT)));
+        put("error", json!(e));
     }
-    for k in [
-        "duration_ms",
-        "is_interrupt",
-        "reason",
-        "trigger",
-        "notification_type",
-    ] {
+    for k in EXTRA_KEYS {
         if let Some(v) = h
             .rest
-            .get(k)
+            .get(*k)
             .filter(|v| v.is_number() || v.is_boolean() || v.is_string())
         {
-            let v = match v.as_str() {
-                Some(s) => json!(redact::truncate_bytes(s, 256)),
-                None => v.clone(),
-            };
-            put(k, v);
+            put(k, v.clone());
         }
     }
     if matches!(h.event.as_str(), "Stop" | "SubagentStop") {
@@ -208,7 +225,7 @@ pub fn extra(h: &HookInput, unknown: bool) -> Value {
     if h.repairs.flattened > 0 {
         put("flattened_too_deep", json!(h.repairs.flattened));
     }
-    if unknown {
+    if event.is_none() {
         put("unknown_event", json!(!h.is_known()));
     }
     if m.is_empty() {

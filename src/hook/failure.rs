@@ -15,6 +15,7 @@ use super::{HookError, Outcome, ms_since, now_ts};
 use crate::engine::ir::FailMode;
 use crate::protocol::{Answer, output, repair};
 use crate::store::record::Record;
+use crate::store::redact::{MAX_FIELD, scrub_str};
 use crate::store::{log, paths};
 
 /// How long a failure record waits for a log's lock: the hook may have failed because the
@@ -55,9 +56,10 @@ fn event_name(v: Option<&Value>) -> Option<String> {
         .map(String::from)
 }
 
+/// A string field as long as one seed keeps (an id, a path), not blank.
 fn text(v: Option<&Value>) -> Option<String> {
     v?.as_str()
-        .filter(|s| !s.trim().is_empty())
+        .filter(|s| !s.trim().is_empty() && s.len() <= MAX_FIELD)
         .map(String::from)
 }
 
@@ -80,14 +82,19 @@ impl Known {
 
 /// Record the failure where possible and give the configured answer.
 pub fn failure(known: &Known, err: &HookError, t0: Instant) -> Outcome {
-    let msg = format!("seed: {err}").replace(['\n', '\r'], " ");
+    // Said on stderr, recorded and (fail-closed) answered: redacted and bounded like any text.
+    let mut msg = format!("seed: {err}").replace(['\n', '\r'], " ");
+    scrub_str(&mut msg, MAX_FIELD, "error", &mut Vec::new());
     if let Some(state) = &known.state {
         let mut rec = Record::new(
             now_ts(),
             known.session.clone().unwrap_or_default(),
             known.event.clone().unwrap_or_default(),
         );
-        rec.agent = known.agent.clone();
+        rec.agent = known.agent.clone().map(|mut a| {
+            scrub_str(&mut a, MAX_FIELD, "agent_id", &mut Vec::new());
+            a
+        });
         rec.error = Some(msg.clone());
         rec.ms = Some(ms_since(t0));
         rec.extra =

@@ -10,6 +10,10 @@ use crate::store::log::LockedLog;
 use crate::store::record::Record;
 use crate::store::{paths, sessions, snapshot};
 
+/// Bytes of subagent ids `session.json` keeps: hundreds of subagents, and a file every hook
+/// reads stays small whatever the payloads hold (each id is already bounded).
+const MAX_AGENT_BYTES: usize = 64 * 1024;
+
 pub(super) fn update_meta(
     meta: &mut sessions::SessionMeta,
     h: &HookInput,
@@ -27,7 +31,10 @@ pub(super) fn update_meta(
     if let Some(t) = h.transcript_path.as_ref().filter(|s| !s.is_empty()) {
         meta.transcript_path = Some(t.clone());
     }
-    if let Some(a) = &h.agent_id {
+    if let Some(a) = &h.agent_id
+        && !meta.agents.contains(a)
+        && meta.agents.iter().map(String::len).sum::<usize>() + a.len() <= MAX_AGENT_BYTES
+    {
         meta.agents.insert(a.clone());
     }
     if !names.is_empty() {

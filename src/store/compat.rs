@@ -67,6 +67,10 @@ pub fn target(state: &Path, path: &Path) -> Result<PathBuf, String> {
 pub fn write_allowed_tools(path: &Path, tools: &[String]) -> io::Result<()> {
     let mut text = tools.join("\n");
     text.push('\n');
+    // Tool names come from sequence files; what is written passes the redactor all the same.
+    if let Some(r) = super::redact::redact_str(&text) {
+        text = r;
+    }
     if paths::read_bounded(path, text.len() as u64).is_ok_and(|old| old == text.as_bytes()) {
         return Ok(());
     }
@@ -81,6 +85,9 @@ pub fn append_state_log(path: &Path, fields: &[&str]) -> io::Result<()> {
         .map(|f| f.replace(['\t', '\n', '\r'], " "))
         .collect::<Vec<_>>()
         .join("\t");
+    if let Some(r) = super::redact::redact_str(&line) {
+        line = r;
+    }
     line.push('\n');
     let f: File = paths::open_append(path)?;
     log::lock_within(&f, path, STATE_LOG_LOCK_WAIT)?;
