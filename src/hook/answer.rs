@@ -182,15 +182,13 @@ pub const EXTRA_KEYS: &[&str] = &[
     "notification_type",
 ];
 
-/// Payload facts worth keeping that the engine does not step on (what the stepped event holds
-/// is not kept twice). The payload was scrubbed: every string here is redacted and bounded.
+/// Payload facts worth keeping that the engine does not step on; `event` is the stepped
+/// event (`None`: an event seed only records). The payload was scrubbed: every string here is
+/// redacted and bounded.
 pub fn extra(h: &HookInput, event: Option<&Event>) -> Value {
-    let in_event = |k: &str| event.is_some_and(|e| e.input.get(k).is_some());
     let mut m = Map::new();
     let mut put = |k: &str, v: Value| {
-        if !in_event(k) {
-            m.insert(k.to_string(), v);
-        }
+        m.insert(k.to_string(), v);
     };
     if let Some(p) = &h.permission_mode {
         put("permission_mode", json!(p));

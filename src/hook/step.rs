@@ -11,8 +11,8 @@ use std::time::{Instant, SystemTime};
 use serde_json::{Value, json};
 
 use super::answer;
-use super::session::{load_snapshots, update_meta};
 use super::payload::{self, Scrubbed};
+use super::session::{load_snapshots, update_meta};
 use super::{HookError, Invocation, Loaded, MAX_INPUT_STRING, ms_since, now_ts};
 use crate::config::Config;
 use crate::engine::{Facts, StepReport};

@@ -164,10 +164,10 @@ fn scrub_keys(m: &mut serde_json::Map<String, Value>) {
     }
 }
 
-/// A tool response as recorded: redacted, and when its JSON is larger than `max` bytes, the
-/// first `max` bytes of that JSON as a string with `truncated` set. `size` is the full size.
-pub fn bound_response(mut v: Value, max: usize) -> ResponseInfo {
-    scrub_value(&mut v, usize::MAX, "", &mut Vec::new());
+/// A tool response as recorded: when its JSON is larger than `max` bytes, the first `max`
+/// bytes of that JSON as a string with `truncated` set. `size` is the full size. `v` has been
+/// through [`scrub_value`] already (a response can be megabytes: it is scanned once).
+pub fn bound_response(v: Value, max: usize) -> ResponseInfo {
     let text = v.to_string();
     let size = text.len() as u64;
     if text.len() <= max {
