@@ -8,9 +8,11 @@
 //! user's file.
 
 mod file;
+mod trust;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde::Deserialize;
 
@@ -42,9 +44,10 @@ impl ConfigError {
     }
 }
 
-/// One configuration file, `None` when it does not exist.
+/// One configuration file, `None` when it does not exist. A file someone else could have
+/// written is refused (`trust`): it steers what the agent may do.
 pub fn read_file(path: &Path) -> Result<Option<Parsed>, ConfigError> {
-    match crate::store::paths::read_bounded(path, MAX_CONFIG_BYTES) {
+    match crate::store::paths::read_bounded_checked(path, MAX_CONFIG_BYTES, trust::check) {
         Ok(bytes) => {
             let text = String::from_utf8_lossy(&bytes);
             parse_file(path, &text).map(Some)
@@ -135,6 +138,8 @@ pub struct Config {
     pub inject_every: u32,
     pub emit_allow: bool,
     pub response_limit: usize,
+    /// How long a hook waits for the session log's lock before it fails (per `fail`).
+    pub lock_wait: Duration,
     /// Directory of the project's `.seed.toml`, if one was found.
     pub project_root: Option<PathBuf>,
     /// Files read, lowest layer first.
@@ -215,6 +220,15 @@ pub fn load(
     let project = project.map(|p| p.config).unwrap_or_default();
 
     let env_seq = var("SEED_SEQUENCE").map(|v| split_list(&v));
+    // A list given explicitly that names nothing (`--sequence=`, `SEED_SEQUENCE=" , "`) is a
+    // mistake, not a way to turn enforcement off: it fails like a broken file.
+    let empty = match (&flags.sequence, &env_seq) {
+        (Some(v), _) if split_list(v).is_empty() => Some("--sequence"),
+        (None, Some(list)) if list.is_empty() && project.sequence_list().is_none() => {
+            Some("SEED_SEQUENCE")
+        }
+        _ => None,
+    };
     let sequences = flags
         .sequence
         .as_deref()
@@ -252,6 +266,14 @@ pub fn load(
     if let Some(v) = &flags.fail {
         fail = Some(parse_enum("--fail", v)?);
     }
+    if let Some(what) = empty {
+        return Err(ConfigError {
+            message: format!(
+                "{what}: no sequence named; give NAME or PATH (several comma-separated)"
+            ),
+            fail,
+        });
+    }
     Ok(Config {
         sequences,
         layers: vec![Layer::of(&user), Layer::of(&project)],
@@ -264,6 +286,10 @@ pub fn load(
             .response_limit
             .or(user.response_limit)
             .unwrap_or(DEFAULT_RESPONSE_LIMIT),
+        lock_wait: project
+            .lock_wait_ms
+            .or(user.lock_wait_ms)
+            .map_or(crate::store::log::LOCK_WAIT, Duration::from_millis),
         project_root: project_path.and_then(|p| p.parent().map(Path::to_path_buf)),
         files,
         warning: (!warnings.is_empty()).then(|| warnings.join("; ")),

@@ -9,33 +9,31 @@ mod answer;
 mod cache;
 mod failure;
 mod machines;
+mod payload;
 mod session;
+mod step;
 
 use std::ffi::OsString;
 use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::time::{Instant, SystemTime};
+use std::path::PathBuf;
+use std::time::Instant;
 
-use serde_json::{Value, json};
-
-use crate::config::{self, Config, Flags};
+use crate::config::{self, Flags};
 use crate::engine::ir::FailMode;
-use crate::engine::{Facts, StepReport};
-use crate::protocol::{Answer, HookInput, InputError, input, output};
-use crate::store::record::Record;
-use crate::store::{compat, log::LockedLog, paths, readers, redact, sessions, snapshot};
+use crate::protocol::{Answer, HookInput, InputError};
+use crate::store::paths;
+use crate::store::redact::MAX_FIELD;
 
 use failure::{Known, SALVAGE_MAX, guarded};
 pub use machines::{Loaded, load_machines};
 pub use session::fold_session;
-use session::{load_snapshots, update_meta};
+use step::step_and_record;
 
 /// Largest payload read from stdin; anything bigger is refused (fail-open/closed).
 pub const MAX_INPUT_BYTES: u64 = 128 * 1024 * 1024;
-/// Longest string kept in a tool input or prompt (the event the engine steps and the log keep).
+/// Longest string kept in a tool input or prompt (the event the engine steps and the log keep);
+/// every other string of a payload is kept to `store::redact::MAX_FIELD`.
 pub const MAX_INPUT_STRING: usize = 256 * 1024;
-/// Longest error text kept from a failed tool call.
-pub const MAX_ERROR_TEXT: usize = 4 * 1024;
 
 /// seed's own failure, as one line.
 #[derive(Debug, thiserror::Error)]
@@ -125,7 +123,12 @@ fn start_dirs(inv: &Invocation<'_>, payload_cwd: Option<&str>) -> Vec<PathBuf> {
             .filter(|s| !s.is_empty())
             .map(PathBuf::from),
     );
-    dirs.extend(payload_cwd.map(PathBuf::from));
+    // A path longer than any real one is no directory to walk up from.
+    dirs.extend(
+        payload_cwd
+            .filter(|c| c.len() <= MAX_FIELD)
+            .map(PathBuf::from),
+    );
     dirs.extend(inv.cwd.clone());
     dirs
 }
@@ -193,12 +196,17 @@ fn handle(
         }
     };
     drop(spare);
+    // The real directory, to find the project's configuration; everything else is used
+    // scrubbed from here on.
+    let payload_cwd = hook_input.cwd.clone();
+    let scrubbed = payload::scrub(hook_input);
+    let hook_input = &scrubbed.input;
     known.event = Some(hook_input.event.clone());
     known.session = Some(hook_input.session_id.clone());
     known.agent = hook_input.agent_id.clone();
     let state = state?;
 
-    let start_dirs = start_dirs(inv, hook_input.cwd.as_deref());
+    let start_dirs = start_dirs(inv, payload_cwd.as_deref());
     let flags = Flags {
         sequence: inv.sequence.clone(),
         enforcement: inv.enforcement.clone(),
@@ -227,195 +235,13 @@ fn handle(
         &*inv,
         &cfg,
         &state,
-        &hook_input,
+        &scrubbed,
         &loaded,
         project_dir.as_deref(),
         t0,
     )?;
     warnings.splice(0..0, cfg.warning);
     Ok((answer, (!warnings.is_empty()).then(|| warnings.join("; "))))
-}
-
-/// Tool input and prompt as the engine and the log see them: redacted and bounded, with
-/// what was cut (`[{"field": "tool_input/content", "size": 300000}]`) for the record.
-fn prepared_input(h: &HookInput) -> (Value, String, Vec<Value>) {
-    let mut tool_input = h.tool_input.clone();
-    redact::redact_value(&mut tool_input);
-    let mut cuts: Vec<Value> = redact::bound_strings(&mut tool_input, MAX_INPUT_STRING)
-        .into_iter()
-        .map(|c| json!({ "field": format!("tool_input{}", c.path), "size": c.size, "kept": MAX_INPUT_STRING }))
-        .collect();
-    let prompt = h.prompt.as_deref().unwrap_or("");
-    let prompt = redact::redact_str(prompt).unwrap_or_else(|| prompt.to_string());
-    let prompt = if prompt.len() > MAX_INPUT_STRING {
-        cuts.push(json!({ "field": "prompt", "size": prompt.len(), "kept": MAX_INPUT_STRING }));
-        format!(
-            "{}…[seed: truncated, {} bytes]",
-            redact::truncate_bytes(&prompt, MAX_INPUT_STRING),
-            prompt.len()
-        )
-    } else {
-        prompt
-    };
-    (tool_input, prompt, cuts)
-}
-
-fn step_and_record(
-    inv: &Invocation<'_>,
-    cfg: &Config,
-    state: &Path,
-    h: &HookInput,
-    loaded: &[Loaded],
-    project_dir: Option<&Path>,
-    t0: Instant,
-) -> Result<(Answer, Vec<String>), HookError> {
-    let (tool_input, prompt, cuts) = prepared_input(h);
-    let mut normalized = input::normalize(h, &tool_input, &prompt)?;
-    // A tool's result is stepped (and logged in the event) only for a chart that keeps one;
-    // otherwise the record's copy, bounded by `response_limit`, is the only one.
-    let reads_responses = loaded.iter().any(|l| l.machine.chart.reads_responses());
-    if let Some(n) = normalized.as_mut().filter(|_| !reads_responses) {
-        n.event.response = Value::Null;
-    }
-    let now = SystemTime::now();
-    let vars = readers::ReaderVars::new(inv.env, project_dir, Some(state));
-    let facts: Facts = readers::sample(
-        loaded.iter().flat_map(|l| l.machine.chart.readers.iter()),
-        &vars,
-        now,
-    );
-
-    for dir in [
-        paths::snapshots_dir(state, &h.session_id),
-        paths::charts_dir(state, &h.session_id),
-    ] {
-        paths::ensure_dir_in(state, &dir)?;
-    }
-    let mut log = LockedLog::open(&paths::session_log(state, &h.session_id))?;
-    let meta_path = paths::session_meta(state, &h.session_id);
-    let mut meta = sessions::load_meta(&meta_path).unwrap_or_default();
-    let meta_before = meta.clone();
-    let (mut snaps, chart_known, records_before) =
-        load_snapshots(&log, state, &h.session_id, loaded, &facts)?;
-
-    let mut reports: Vec<StepReport> = Vec::new();
-    if let Some(n) = &normalized {
-        for (l, snap) in loaded.iter().zip(snaps.iter_mut()) {
-            reports.push(l.machine.step(snap, n.phase, &n.event, &facts));
-        }
-    }
-    let names: Vec<&str> = loaded.iter().map(|l| l.name.as_str()).collect();
-    let verdict = answer::combine(&names, &reports);
-    let mut answer = answer::respond(
-        h,
-        normalized.as_ref().map(|n| n.phase),
-        verdict.as_ref(),
-        cfg,
-    );
-    if answer.is_empty()
-        && let Some(text) = answer::guidance(h, loaded, &snaps, &mut meta, cfg.inject_every)
-    {
-        answer = output::context(&h.event, &text);
-    }
-
-    // seed 000's files, checked before the record is written so that one left alone (a link
-    // out of the state directory, not a regular file) is said in the record and on stderr.
-    let allowed_at = compat::target(state, &compat::allowed_tools_path(state));
-    let state_log_at = compat::target(state, &compat::state_log_path(state));
-    let mut warnings: Vec<String> = [&allowed_at, &state_log_at]
-        .into_iter()
-        .filter_map(|r| r.as_ref().err().cloned())
-        .collect();
-
-    let ts = now_ts();
-    let mut record = Record::new(ts.clone(), h.session_id.clone(), h.event.clone());
-    record.agent = h.agent_id.clone();
-    record.tool_use_id = h.tool_use_id.clone();
-    record.sequences = names.iter().map(|s| s.to_string()).collect();
-    record.verdict = verdict;
-    record.extra = answer::extra(h, normalized.is_none());
-    for (key, list) in [
-        ("truncated", cuts),
-        ("warnings", warnings.iter().map(|w| json!(w)).collect()),
-    ] {
-        if list.is_empty() {
-            continue;
-        }
-        if record.extra.is_null() {
-            record.extra = json!({});
-        }
-        if let Value::Object(m) = &mut record.extra {
-            m.insert(key.into(), Value::Array(list));
-        }
-    }
-    if let Some(n) = normalized {
-        record.phase = Some(n.phase);
-        record.event = Some(n.event);
-        record.facts = facts;
-    }
-    if let Some(resp) = &h.tool_response {
-        let mut bounded = redact::bound_response(resp.clone(), cfg.response_limit);
-        // The event already holds the whole (redacted) result: keep its size, not a 2nd copy.
-        if record.event.as_ref().is_some_and(|e| !e.response.is_null()) {
-            bounded.value = Value::Null;
-        }
-        record.response = Some(bounded);
-    }
-    record.ms = Some(ms_since(t0));
-    log.append(&record)?;
-
-    // seed 000's allowed_tools.seed: what every sequence allows, rewritten when one moved.
-    let moved = reports.iter().any(|r| r.changed);
-    if let Ok(path) = &allowed_at
-        && !loaded.is_empty()
-        && (moved || !path.exists())
-    {
-        let lists: Vec<Vec<String>> = loaded
-            .iter()
-            .zip(&snaps)
-            .map(|(l, snap)| l.machine.status(snap).allowed)
-            .collect();
-        let mut allowed = lists[0].clone();
-        allowed.retain(|t| lists.iter().all(|list| list.contains(t)));
-        if let Err(e) = compat::write_allowed_tools(path, &allowed) {
-            warnings.push(format!("allowed_tools.seed not written: {e}"));
-        }
-    }
-    for (i, (l, snap)) in loaded.iter().zip(snaps).enumerate() {
-        let chart_path = paths::chart_path(state, &h.session_id, &l.name);
-        let saved = snapshot::SavedSnapshot {
-            v: snapshot::SAVED_VERSION,
-            sequence: l.name.clone(),
-            source: l.source.clone(),
-            fingerprint: l.machine.fingerprint.clone(),
-            log_len: log.len(),
-            records: records_before + 1,
-            snapshot: snap,
-        };
-        if !chart_known[i] || !chart_path.exists() {
-            snapshot::save_chart(&chart_path, &l.machine.chart)?;
-        }
-        snapshot::save(&paths::snapshot_path(state, &h.session_id, &l.name), &saved)?;
-    }
-    update_meta(&mut meta, h, &names, &ts);
-    if meta != meta_before {
-        sessions::save_meta(&meta_path, &meta)?;
-    }
-    if matches!(h.event.as_str(), "PostToolUse" | "PostToolUseFailure") {
-        let outcome = if h.event == "PostToolUse" {
-            "ok"
-        } else {
-            "error"
-        };
-        let tool = h.tool_name.as_deref().unwrap_or("");
-        if let Ok(path) = &state_log_at
-            && let Err(e) = compat::append_state_log(path, &[&ts, &h.session_id, tool, outcome])
-        {
-            warnings.push(format!("state.log not written: {e}"));
-        }
-    }
-    drop(log);
-    Ok((answer, warnings))
 }
 
 #[cfg(test)]
@@ -455,7 +281,7 @@ mod tests {
             err.starts_with("seed: internal error: stdin exploded at src/hook.rs:"),
             "{err}"
         );
-        let v: Value = serde_json::from_str(&out.stdout).expect("fail-closed answers");
+        let v: serde_json::Value = serde_json::from_str(&out.stdout).expect("fail-closed answers");
         assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
     }
 }

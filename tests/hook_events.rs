@@ -236,7 +236,7 @@ fn several_sequences_most_restrictive_wins_and_names_the_denier() {
         .unwrap()
         .count();
     assert_eq!(snaps, 2);
-    // The SessionStart line carries both sequences.
+    // The SessionStart line carries both sequences, in one line of at most 300 characters.
     let r = s.hook(
         &[],
         payload("SessionStart", "s-multi", json!({ "source": "startup" })),
@@ -245,8 +245,13 @@ fn several_sequences_most_restrictive_wins_and_names_the_denier() {
         .as_str()
         .unwrap()
         .to_string();
-    assert_eq!(text.lines().count(), 2);
-    assert!(text.contains("giint_workflow") && text.contains("starlog_initialization"));
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.chars().count() <= 300, "{text}");
+    assert!(
+        text.starts_with("[SEED SEQUENCE] \"starlog_initialization\"")
+            && text.contains(" | \"giint_workflow\""),
+        "{text}"
+    );
     assert_snapshot_is_fold(&s.home(), "s-multi");
 }
 

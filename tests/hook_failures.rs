@@ -203,3 +203,90 @@ fn unknown_config_keys_warn_and_the_hook_still_answers() {
         )
     );
 }
+
+/// A sequence list given explicitly that names nothing is a mistake, not a way to turn
+/// enforcement off: one line, a failure record, the configured answer.
+#[test]
+fn an_empty_sequence_list_is_an_argument_error() {
+    let s = Sandbox::new();
+    type Env<'a> = &'a [(&'a str, &'a str)];
+    let cases: [(&[&str], Env); 4] = [
+        (&["--sequence="], &[]),
+        (&["--sequence", " , "], &[]),
+        (&["--sequence", ""], &[]),
+        (&[], &[("SEED_SEQUENCE", " , ")]),
+    ];
+    for (args, env) in cases {
+        let what = format!("{args:?} {env:?}");
+        let r = s.hook_env(args, pre("s-empty"), env);
+        assert_open(&r, &what);
+        assert!(
+            r.stderr.contains("no sequence named"),
+            "{what}: {}",
+            r.stderr
+        );
+        let mut env = env.to_vec();
+        env.push(("SEED_FAIL", "closed"));
+        let reason = assert_denied(&s.hook_env(args, pre("s-empty"), &env), &what);
+        assert!(reason.contains("no sequence named"), "{reason}");
+    }
+    let lines = s.log_lines("s-empty");
+    assert_eq!(lines.len(), 8, "each one recorded");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l["error"].as_str().unwrap().contains("no sequence named"))
+    );
+    // The project's `fail = "closed"` holds too.
+    s.write_config("fail = \"closed\"\n");
+    assert_denied(&s.hook(&["--sequence="], pre("s-empty")), "project fail");
+    // An empty SEED_SEQUENCE is unset, as usual, and a project list wins over the variable.
+    s.write_config("sequence = \"starlog_initialization\"\n");
+    for v in ["", " , "] {
+        let r = s.hook_env(&[], pre("s-empty"), &[("SEED_SEQUENCE", v)]);
+        assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{v:?}");
+    }
+}
+
+/// The session log's lock held by another process: the hook waits `lock_wait_ms`, not
+/// forever (Claude Code's 30 s timeout would let the call through, fail-closed or not), then
+/// fails per `fail` with one line naming the lock.
+#[test]
+fn a_log_locked_elsewhere_fails_after_a_bounded_wait() {
+    let s = Sandbox::new();
+    s.write_config(
+        "sequence = \"starlog_initialization\"\nlock_wait_ms = 300\nfail = \"closed\"\n",
+    );
+    assert_eq!(s.hook(&[], pre("s-lock")).code, 0);
+    let log = s.session_dir("s-lock").join("log.jsonl");
+    let holder = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+    holder.lock().unwrap();
+    let t0 = std::time::Instant::now();
+    let r = s.hook(&[], pre("s-lock"));
+    let waited = t0.elapsed();
+    let reason = assert_denied(&r, "locked");
+    assert!(
+        reason.contains(&format!("cannot lock {}", log.display())) && reason.contains("0.3 s"),
+        "{reason}"
+    );
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert!(
+        waited >= std::time::Duration::from_millis(300),
+        "{waited:?}"
+    );
+    assert!(waited < std::time::Duration::from_secs(8), "{waited:?}");
+    // The failure could not go to the locked log: it is in the errors log.
+    let rec = errors(&s).pop().expect("failure recorded");
+    assert_eq!(
+        (rec["session"].as_str(), rec["extra"]["fail"].as_str()),
+        (Some("s-lock"), Some("closed"))
+    );
+    // Fail-open: the same wait, no decision.
+    s.write_config("sequence = \"starlog_initialization\"\nlock_wait_ms = 300\n");
+    assert_open(&s.hook(&[], pre("s-lock")), "locked, fail-open");
+    // Released: the hook goes on as usual.
+    drop(holder);
+    let r = s.hook(&[], pre("s-lock"));
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    assert_eq!(s.log_lines("s-lock").len(), 2);
+}

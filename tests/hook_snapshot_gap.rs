@@ -1,6 +1,7 @@
-//! A snapshot is replaced by removing the old file and renaming the new one in (a rename over
-//! an existing file costs an ext4 flush on every hook). In the moment between, readers find
-//! no snapshot: each of them folds the log instead and shows the same thing, never an error.
+//! A snapshot is a cache of the log. Once written it always exists (a new one is renamed
+//! over it), but it may be missing (removed by hand, never saved) or behind the log (a hook
+//! killed between its append and its save, a save that failed): readers then fold the log, or
+//! step the records the snapshot lacks, and show the same thing, never an error.
 
 mod hook_common;
 
@@ -62,4 +63,45 @@ fn readers_without_a_snapshot_fold_the_log_and_show_the_same() {
     let with_snapshots = s.hook(&[], p);
     assert_eq!(r.stdout, with_snapshots.stdout);
     assert_snapshot_is_fold(&s.home(), sid);
+}
+
+/// A snapshot behind the log, as a hook killed between its append and its save leaves it:
+/// the next hook steps the records it lacks, answers as a whole fold would, and saves a
+/// snapshot equal to the fold.
+#[test]
+fn a_snapshot_behind_the_log_is_brought_up_to_date() {
+    let s = Sandbox::new();
+    let sid = "s-behind";
+    walk(&s, sid);
+    let snaps = s.session_dir(sid).join("snapshots");
+    let saved: Vec<(std::path::PathBuf, Vec<u8>)> = std::fs::read_dir(&snaps)
+        .unwrap()
+        .flatten()
+        .map(|e| (e.path(), std::fs::read(e.path()).unwrap()))
+        .collect();
+    // Two more steps: orient is allowed now, then done; the snapshots move on.
+    for event in ["PreToolUse", "PostToolUse"] {
+        let p = payload(
+            event,
+            sid,
+            json!({ "tool_name": "mcp__starlog__orient", "tool_input": {} }),
+        );
+        assert_eq!(s.hook(&[], p).stderr, "");
+    }
+    let before = status(&s);
+    // Put the old snapshots back: they cover the first two records of four.
+    for (path, bytes) in &saved {
+        std::fs::write(path, bytes).unwrap();
+    }
+    let p = payload("UserPromptSubmit", sid, json!({ "prompt": "go on" }));
+    assert_eq!(s.hook(&[], p).stderr, "");
+    assert_snapshot_is_fold(&s.home(), sid);
+    let mut after = status(&s);
+    assert_eq!((after.0, after.2.as_str()), (0, ""));
+    // The prompt is one more event, and moves neither sequence.
+    let mut before = before.1;
+    for seq in before.as_array_mut().unwrap() {
+        seq["events"] = json!(seq["events"].as_u64().unwrap() + 1);
+    }
+    assert_eq!(after.1.take(), before);
 }

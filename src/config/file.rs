@@ -55,6 +55,8 @@ pub struct FileConfig {
     pub emit_allow: Option<bool>,
     /// Bytes of a tool response kept in the log.
     pub response_limit: Option<usize>,
+    /// Milliseconds a hook waits for another to release the session log's lock.
+    pub lock_wait_ms: Option<u64>,
     pub stop: Option<StopConfig>,
     pub overrides: BTreeMap<String, Override>,
 }
@@ -69,6 +71,7 @@ const TOP_KEYS: &[&str] = &[
     "inject_every",
     "emit_allow",
     "response_limit",
+    "lock_wait_ms",
     "stop",
     "overrides",
 ];

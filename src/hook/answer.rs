@@ -4,12 +4,15 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Loaded, MAX_ERROR_TEXT};
+use super::Loaded;
 use crate::config::Config;
-use crate::engine::{Decision, Phase, Snapshot, StepReport, Verdict};
+use crate::engine::{Decision, Event, Phase, Snapshot, StepReport, Verdict};
 use crate::protocol::{Answer, HookInput, output};
-use crate::store::redact;
+use crate::store::redact::{Cut, MAX_FIELD, scrub_value};
 use crate::store::sessions::SessionMeta;
+
+/// The most guidance injected at once: one line of at most this many characters.
+pub const GUIDANCE_MAX_CHARS: usize = 300;
 
 fn rank(d: Decision) -> u8 {
     match d {
@@ -57,6 +60,21 @@ pub fn combine(names: &[&str], reports: &[StepReport]) -> Option<Verdict> {
     Some(v)
 }
 
+/// The verdict's texts redacted and bounded ([`MAX_FIELD`] each): they are answered and
+/// recorded alike, and may quote the payload (a tool name, a command).
+pub fn scrub_verdict(v: &mut Verdict, cuts: &mut Vec<Cut>) {
+    let Ok(mut value) = serde_json::to_value(&*v) else {
+        return;
+    };
+    let before = value.clone();
+    scrub_value(&mut value, MAX_FIELD, "verdict", cuts);
+    if value != before
+        && let Ok(clean) = serde_json::from_value(value)
+    {
+        *v = clean;
+    }
+}
+
 /// The answer a verdict calls for on this event (guidance comes separately).
 pub fn respond(
     h: &HookInput,
@@ -83,9 +101,11 @@ fn context_lost(source: Option<&str>) -> bool {
     matches!(source, Some("compact" | "resume" | "clear"))
 }
 
-/// The `[SEED SEQUENCE]` lines to inject now (UserPromptSubmit and SessionStart only): a line
-/// is injected when it changed since it was last injected, every `every` prompts (0: never
-/// just for being due), and always after a SessionStart that lost context.
+/// The `[SEED SEQUENCE]` line to inject now (UserPromptSubmit and SessionStart only). A
+/// sequence's line is due when it changed since it was last injected, every `every` prompts
+/// (0: never just for being due), and always after a SessionStart that lost context. The due
+/// lines make one line of at most [`GUIDANCE_MAX_CHARS`] (see [`one_line`]); a due line that
+/// does not fit stays due, so the next prompt brings it.
 pub fn guidance(
     h: &HookInput,
     loaded: &[Loaded],
@@ -98,24 +118,74 @@ pub fn guidance(
         return None;
     }
     let force = !prompt && context_lost(h.source.as_deref());
-    let mut lines = Vec::new();
+    let mut due: Vec<(&str, String)> = Vec::new();
     for (l, snap) in loaded.iter().zip(snaps) {
         let line = l.machine.guidance_line(snap);
         let inj = meta.inject.entry(l.name.clone()).or_default();
-        let due = prompt && every > 0 && inj.prompts_since + 1 >= every;
-        if force || due || inj.line != line {
-            inj.line = line.clone();
-            inj.prompts_since = 0;
-            lines.push(line);
+        let is_due = prompt && every > 0 && inj.prompts_since + 1 >= every;
+        if force || is_due || inj.line != line {
+            due.push((l.name.as_str(), line));
         } else if prompt {
             inj.prompts_since += 1;
         }
     }
-    (!lines.is_empty()).then(|| lines.join("\n"))
+    let lines: Vec<&str> = due.iter().map(|(_, line)| line.as_str()).collect();
+    let (text, shown) = one_line(&lines)?;
+    for (i, (name, line)) in due.iter().enumerate() {
+        let inj = meta.inject.entry(name.to_string()).or_default();
+        // One left out is remembered as never injected, so it is due at the next prompt.
+        inj.line = if i < shown {
+            line.clone()
+        } else {
+            String::new()
+        };
+        inj.prompts_since = 0;
+    }
+    Some(text)
 }
 
-/// Payload facts worth keeping that the engine does not step on.
-pub fn extra(h: &HookInput, unknown: bool) -> Value {
+/// Several sequences' lines as one line of at most [`GUIDANCE_MAX_CHARS`] characters: the
+/// first whole (the first sequence in the configured order leads), then the others without
+/// their `[SEED SEQUENCE] ` tag, separated by ` | `, as many as fit, then `+N more sequences`
+/// for the rest. Returns the line and how many lines it shows.
+pub fn one_line(lines: &[&str]) -> Option<(String, usize)> {
+    const TAG: &str = "[SEED SEQUENCE] ";
+    let chars = |s: &str| s.chars().count();
+    let more = |n: usize| match n {
+        0 => String::new(),
+        1 => " | +1 more sequence".to_string(),
+        n => format!(" | +{n} more sequences"),
+    };
+    let (first, rest) = lines.split_first()?;
+    let room = GUIDANCE_MAX_CHARS - chars(&more(rest.len()));
+    let mut text = crate::engine::status::truncate_chars(first, room);
+    let mut shown = 1;
+    for (i, line) in rest.iter().enumerate() {
+        let part = format!(" | {}", line.strip_prefix(TAG).unwrap_or(line));
+        let left_after = rest.len() - i - 1;
+        if chars(&text) + chars(&part) + chars(&more(left_after)) > GUIDANCE_MAX_CHARS {
+            break;
+        }
+        text.push_str(&part);
+        shown += 1;
+    }
+    text.push_str(&more(lines.len() - shown));
+    Some((text, shown))
+}
+
+/// Keys of the payload's other fields a record keeps in `extra` (the event keeps others).
+pub const EXTRA_KEYS: &[&str] = &[
+    "duration_ms",
+    "is_interrupt",
+    "reason",
+    "trigger",
+    "notification_type",
+];
+
+/// Payload facts worth keeping that the engine does not step on; `event` is the stepped
+/// event (`None`: an event seed only records). The payload was scrubbed: every string here is
+/// redacted and bounded.
+pub fn extra(h: &HookInput, event: Option<&Event>) -> Value {
     let mut m = Map::new();
     let mut put = |k: &str, v: Value| {
         m.insert(k.to_string(), v);
@@ -130,26 +200,15 @@ pub fn extra(h: &HookInput, unknown: bool) -> Value {
         put("source", json!(s));
     }
     if let Some(e) = &h.error {
-        let e = redact::redact_str(e).unwrap_or_else(|| e.clone());
-        put("error", json!(redact::truncate_bytes(&e, MAX_ERROR_TEXT)));
+        put("error", json!(e));
     }
-    for k in [
-        "duration_ms",
-        "is_interrupt",
-        "reason",
-        "trigger",
-        "notification_type",
-    ] {
+    for k in EXTRA_KEYS {
         if let Some(v) = h
             .rest
-            .get(k)
+            .get(*k)
             .filter(|v| v.is_number() || v.is_boolean() || v.is_string())
         {
-            let v = match v.as_str() {
-                Some(s) => json!(redact::truncate_bytes(s, 256)),
-                None => v.clone(),
-            };
-            put(k, v);
+            put(k, v.clone());
         }
     }
     if matches!(h.event.as_str(), "Stop" | "SubagentStop") {
@@ -164,7 +223,7 @@ pub fn extra(h: &HookInput, unknown: bool) -> Value {
     if h.repairs.flattened > 0 {
         put("flattened_too_deep", json!(h.repairs.flattened));
     }
-    if unknown {
+    if event.is_none() {
         put("unknown_event", json!(!h.is_known()));
     }
     if m.is_empty() {
@@ -173,3 +232,7 @@ pub fn extra(h: &HookInput, unknown: bool) -> Value {
         Value::Object(m)
     }
 }
+
+#[cfg(test)]
+#[path = "answer_tests.rs"]
+mod tests;

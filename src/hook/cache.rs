@@ -134,7 +134,7 @@ pub fn machine(
         if let (Some(dir), Ok(bytes)) = (path.parent(), serde_json::to_vec(&e)) {
             // A cache that cannot be written only costs the next hook a load.
             let _ =
-                paths::ensure_dir_in(state, dir).and_then(|_| paths::write_cache(&path, &bytes));
+                paths::ensure_dir_in(state, dir).and_then(|_| paths::write_atomic(&path, &bytes));
         }
     }
     Ok((machine, loaded.source))

@@ -6,7 +6,7 @@
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -15,7 +15,12 @@ use super::{HookError, Outcome, ms_since, now_ts};
 use crate::engine::ir::FailMode;
 use crate::protocol::{Answer, output, repair};
 use crate::store::record::Record;
+use crate::store::redact::{MAX_FIELD, scrub_str};
 use crate::store::{log, paths};
+
+/// How long a failure record waits for a log's lock: the hook may have failed because the
+/// session log stayed locked, and the answer must not wait much longer for it.
+const FAILURE_LOCK_WAIT: Duration = Duration::from_secs(1);
 
 /// Payloads up to this size are kept aside while parsing, to learn the event and session
 /// from one the parser refuses (a missing `session_id`). Real payloads are a few KB; the
@@ -51,9 +56,10 @@ fn event_name(v: Option<&Value>) -> Option<String> {
         .map(String::from)
 }
 
+/// A string field as long as one seed keeps (an id, a path), not blank.
 fn text(v: Option<&Value>) -> Option<String> {
     v?.as_str()
-        .filter(|s| !s.trim().is_empty())
+        .filter(|s| !s.trim().is_empty() && s.len() <= MAX_FIELD)
         .map(String::from)
 }
 
@@ -76,24 +82,32 @@ impl Known {
 
 /// Record the failure where possible and give the configured answer.
 pub fn failure(known: &Known, err: &HookError, t0: Instant) -> Outcome {
-    let msg = format!("seed: {err}").replace(['\n', '\r'], " ");
+    // Said on stderr, recorded and (fail-closed) answered: redacted and bounded like any text.
+    let mut msg = format!("seed: {err}").replace(['\n', '\r'], " ");
+    scrub_str(&mut msg, MAX_FIELD, "error", &mut Vec::new());
     if let Some(state) = &known.state {
         let mut rec = Record::new(
             now_ts(),
             known.session.clone().unwrap_or_default(),
             known.event.clone().unwrap_or_default(),
         );
-        rec.agent = known.agent.clone();
+        rec.agent = known.agent.clone().map(|mut a| {
+            scrub_str(&mut a, MAX_FIELD, "agent_id", &mut Vec::new());
+            a
+        });
         rec.error = Some(msg.clone());
         rec.ms = Some(ms_since(t0));
         rec.extra =
             json!({ "fail": if known.fail == FailMode::Closed { "closed" } else { "open" } });
+        let append = |path: std::path::PathBuf| {
+            log::append_once_within(&path, &rec, FAILURE_LOCK_WAIT).is_ok()
+        };
         let written = known.session.as_ref().is_some_and(|s| {
             paths::ensure_dir_in(state, &paths::session_dir(state, s)).is_ok()
-                && log::append_once(&paths::session_log(state, s), &rec).is_ok()
+                && append(paths::session_log(state, s))
         });
         if !written {
-            let _ = log::append_once(&paths::errors_log(state), &rec);
+            append(paths::errors_log(state));
         }
     }
     let answer = match (known.fail, &known.event) {

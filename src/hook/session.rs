@@ -10,6 +10,10 @@ use crate::store::log::LockedLog;
 use crate::store::record::Record;
 use crate::store::{paths, sessions, snapshot};
 
+/// Bytes of subagent ids `session.json` keeps: hundreds of subagents, and a file every hook
+/// reads stays small whatever the payloads hold (each id is already bounded).
+const MAX_AGENT_BYTES: usize = 64 * 1024;
+
 pub(super) fn update_meta(
     meta: &mut sessions::SessionMeta,
     h: &HookInput,
@@ -27,7 +31,10 @@ pub(super) fn update_meta(
     if let Some(t) = h.transcript_path.as_ref().filter(|s| !s.is_empty()) {
         meta.transcript_path = Some(t.clone());
     }
-    if let Some(a) = &h.agent_id {
+    if let Some(a) = &h.agent_id
+        && !meta.agents.contains(a)
+        && meta.agents.iter().map(String::len).sum::<usize>() + a.len() <= MAX_AGENT_BYTES
+    {
         meta.agents.insert(a.clone());
     }
     if !names.is_empty() {
@@ -35,8 +42,9 @@ pub(super) fn update_meta(
     }
 }
 
-/// Each sequence's snapshot, folded again from the log when it is missing or stale; whether
-/// its saved chart is current; and the number of records the log holds.
+/// Each sequence's snapshot: the saved one, caught up with the records the log gained since
+/// it was saved, or the log folded again when there is none that belongs to this chart;
+/// whether its saved chart is current; and the number of records the log holds.
 pub(super) fn load_snapshots(
     log: &LockedLog,
     state: &Path,
@@ -48,6 +56,13 @@ pub(super) fn load_snapshots(
     let mut chart_known = Vec::with_capacity(loaded.len());
     let mut records_before: Option<u64> = None;
     let mut log_records: Option<Vec<Record>> = None;
+    // A snapshot that is not current may mean a hook was killed mid-write: its temp files go.
+    let mut swept = false;
+    let mut sweep = || {
+        if !std::mem::replace(&mut swept, true) {
+            remove_stale_temps(&paths::session_dir(state, session));
+        }
+    };
     for l in loaded {
         let saved = snapshot::load(&paths::snapshot_path(state, session, &l.name));
         chart_known.push(
@@ -56,14 +71,28 @@ pub(super) fn load_snapshots(
                 .is_some_and(|s| s.fingerprint == l.machine.fingerprint),
         );
         let snap = match saved {
-            Some(s) if s.is_fresh(&l.machine, log.len()) => {
-                records_before.get_or_insert(s.records);
-                s.snapshot
+            // Behind the log after a hook was killed between its append and its save, a
+            // failure was recorded, or a save failed: only the records it lacks are stepped,
+            // so a long session never pays for a whole fold because of one lost save.
+            Some(s) if s.is_prefix_of(&l.machine, log.len()) => {
+                let mut snap = s.snapshot;
+                let mut count = s.records;
+                if s.log_len < log.len() {
+                    sweep();
+                    let bytes = log.read_range(s.log_len, log.len())?;
+                    let (lacking, _) = snapshot::parse_records(&bytes);
+                    for (phase, event, f) in lacking.iter().filter_map(Record::step) {
+                        l.machine.step(&mut snap, phase, event, f);
+                    }
+                    count += lacking.len() as u64;
+                }
+                records_before.get_or_insert(count);
+                snap
             }
             _ => {
                 if log_records.is_none() {
                     log_records = Some(snapshot::parse_records(&log.read_all()?).0);
-                    remove_stale_temps(&paths::session_dir(state, session));
+                    sweep();
                 }
                 let records = log_records.as_deref().unwrap_or_default();
                 if records.iter().any(|r| r.step().is_some()) {

@@ -12,6 +12,7 @@ pub use super::events::{EVENTS, is_known_event};
 use super::repair::{self, Repairs};
 pub use super::tool_result::{MAX_ENGINE_RESPONSE, result_for_engine};
 use crate::engine::{Event, Phase};
+use crate::store::redact::MAX_FIELD;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum InputError {
@@ -27,6 +28,8 @@ pub enum InputError {
     WrongType(&'static str, &'static str),
     #[error("{event} payload has no `tool_name`")]
     NoToolName { event: String },
+    #[error("payload field `{0}` is longer than {1} bytes")]
+    TooLong(&'static str, usize),
 }
 
 /// One hook payload, with the fields seed uses pulled out and the rest kept.
@@ -112,6 +115,10 @@ impl HookInput {
             (None, None) => return Err(InputError::Missing("hook_event_name")),
         };
         let session_id = match m.remove("session_id") {
+            // The id names the session's directory and every record: never cut, so refused.
+            Some(Value::String(s)) if s.len() > MAX_FIELD => {
+                return Err(InputError::TooLong("session_id", MAX_FIELD));
+            }
             Some(Value::String(s)) if !s.trim().is_empty() => s,
             None | Some(Value::Null) | Some(Value::String(_)) => {
                 return Err(InputError::Missing("session_id"));
@@ -166,7 +173,7 @@ pub struct Normalized {
 
 /// Lifecycle payload fields worth matching on (`lifecycle:SessionStart` with `{"source":
 /// "compact"}`); everything else stays out of the event so records stay small.
-const LIFECYCLE_KEYS: &[&str] = &[
+pub const LIFECYCLE_KEYS: &[&str] = &[
     "trigger",
     "reason",
     "notification_type",
@@ -176,9 +183,9 @@ const LIFECYCLE_KEYS: &[&str] = &[
     "task_id",
 ];
 
-/// The engine's view of a payload, `None` for events seed only records. `tool_input` and
-/// `prompt` are passed in already bounded and redacted (the same values go into the record, so
-/// a fold of the log repeats the step exactly).
+/// The engine's view of a payload, `None` for events seed only records. The hook passes a
+/// scrubbed payload (redacted and bounded, `hook::payload`): the same values go into the
+/// record, so a fold of the log repeats the step exactly.
 pub fn normalize(
     input: &HookInput,
     tool_input: &Value,

@@ -6,7 +6,10 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::paths;
+use super::{log, paths};
+
+/// How long `state.log`'s lock is waited for (it is shared by every session's hooks).
+const STATE_LOG_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 
 pub const STATE_LOG_MAX_BYTES: u64 = 8 * 1024 * 1024;
 
@@ -64,6 +67,10 @@ pub fn target(state: &Path, path: &Path) -> Result<PathBuf, String> {
 pub fn write_allowed_tools(path: &Path, tools: &[String]) -> io::Result<()> {
     let mut text = tools.join("\n");
     text.push('\n');
+    // Tool names come from sequence files; what is written passes the redactor all the same.
+    if let Some(r) = super::redact::redact_str(&text) {
+        text = r;
+    }
     if paths::read_bounded(path, text.len() as u64).is_ok_and(|old| old == text.as_bytes()) {
         return Ok(());
     }
@@ -78,9 +85,12 @@ pub fn append_state_log(path: &Path, fields: &[&str]) -> io::Result<()> {
         .map(|f| f.replace(['\t', '\n', '\r'], " "))
         .collect::<Vec<_>>()
         .join("\t");
+    if let Some(r) = super::redact::redact_str(&line) {
+        line = r;
+    }
     line.push('\n');
     let f: File = paths::open_append(path)?;
-    f.lock()?;
+    log::lock_within(&f, path, STATE_LOG_LOCK_WAIT)?;
     if f.metadata()?.len() > STATE_LOG_MAX_BYTES {
         let mut rotated = path.as_os_str().to_os_string();
         rotated.push(".1");

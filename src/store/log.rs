@@ -4,9 +4,10 @@
 //! many hooks at once. A crash can leave at most one incomplete last line: readers skip it and
 //! the next writer cuts it off before appending.
 
-use std::fs::File;
+use std::fs::{File, TryLockError};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use super::paths;
 use super::record::Record;
@@ -21,14 +22,55 @@ pub struct LockedLog {
     pub repaired: u64,
 }
 
+/// How long a hook waits for another to release a log's lock by default: far longer than a
+/// hook holds it (a millisecond, a few seconds to fold a million records again), far shorter
+/// than Claude Code's 30 s timeout, after which the call would go through whatever the fail
+/// mode says.
+pub const LOCK_WAIT: Duration = Duration::from_secs(10);
+
+/// Take `file`'s exclusive lock, waiting at most `wait` for whoever holds it. Past that, an
+/// error of one line naming `path`.
+pub fn lock_within(file: &File, path: &Path, wait: Duration) -> io::Result<()> {
+    let start = Instant::now();
+    let mut pause = Duration::from_micros(50);
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(()),
+            Err(TryLockError::WouldBlock) => {}
+            Err(TryLockError::Error(e)) => {
+                return Err(io::Error::new(
+                    e.kind(),
+                    format!("cannot lock {}: {e}", path.display()),
+                ));
+            }
+        }
+        let waited = start.elapsed();
+        if waited >= wait {
+            return Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                format!(
+                    "cannot lock {}: another process held it for {:.1} s; gave up",
+                    path.display(),
+                    wait.as_secs_f64()
+                ),
+            ));
+        }
+        std::thread::sleep(pause.min(wait - waited));
+        pause = (pause * 2).min(Duration::from_millis(5));
+    }
+}
+
 impl LockedLog {
-    /// Open (creating it 0600), take the exclusive lock (waiting for other hooks), and repair
-    /// an incomplete last line left by a crashed writer.
+    /// Open (creating it 0600), take the exclusive lock (waiting up to [`LOCK_WAIT`] for
+    /// other hooks), and repair an incomplete last line left by a crashed writer.
     pub fn open(path: &Path) -> io::Result<LockedLog> {
+        LockedLog::open_within(path, LOCK_WAIT)
+    }
+
+    /// [`LockedLog::open`], waiting at most `wait` for the lock.
+    pub fn open_within(path: &Path, wait: Duration) -> io::Result<LockedLog> {
         let file = paths::open_append(path)?;
-        file.lock().map_err(|e| {
-            io::Error::new(e.kind(), format!("cannot lock {}: {e}", path.display()))
-        })?;
+        lock_within(&file, path, wait)?;
         let (len, repaired) = repair_tail(&file)?;
         Ok(LockedLog {
             file,
@@ -76,10 +118,17 @@ impl LockedLog {
 
     /// The whole log as it is now (the lock keeps it still).
     pub fn read_all(&self) -> io::Result<Vec<u8>> {
+        self.read_range(0, self.len)
+    }
+
+    /// Bytes `from..to` of the log (clamped to its length).
+    pub fn read_range(&self, from: u64, to: u64) -> io::Result<Vec<u8>> {
+        let to = to.min(self.len);
+        let from = from.min(to);
         let mut f = &self.file;
-        f.seek(SeekFrom::Start(0))?;
-        let mut buf = Vec::with_capacity(self.len as usize);
-        f.take(self.len).read_to_end(&mut buf)?;
+        f.seek(SeekFrom::Start(from))?;
+        let mut buf = Vec::with_capacity((to - from) as usize);
+        f.take(to - from).read_to_end(&mut buf)?;
         Ok(buf)
     }
 }
@@ -135,7 +184,12 @@ pub fn repair_tail(file: &File) -> io::Result<(u64, u64)> {
 /// Append one record to a log that is not held open (the errors log): open, lock, repair,
 /// write, unlock.
 pub fn append_once(path: &Path, record: &Record) -> io::Result<()> {
-    let mut log = LockedLog::open(path)?;
+    append_once_within(path, record, LOCK_WAIT)
+}
+
+/// [`append_once`], waiting at most `wait` for the lock.
+pub fn append_once_within(path: &Path, record: &Record, wait: Duration) -> io::Result<()> {
+    let mut log = LockedLog::open_within(path, wait)?;
     log.append(record)
 }
 
@@ -178,6 +232,30 @@ mod tests {
         let e = append_line(&mut w, b"{\"v\":1}\n").unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::StorageFull);
         assert_eq!(w.written, b"{\"v\":");
+    }
+
+    /// A lock held elsewhere is waited for, but not forever: the error names the log.
+    #[test]
+    fn a_held_lock_is_waited_for_a_bounded_time() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("log.jsonl");
+        let holder = LockedLog::open(&p).unwrap();
+        let t0 = Instant::now();
+        let e = LockedLog::open_within(&p, Duration::from_millis(200)).unwrap_err();
+        let waited = t0.elapsed();
+        assert!(waited >= Duration::from_millis(200), "{waited:?}");
+        assert!(waited < Duration::from_secs(5), "{waited:?}");
+        assert_eq!(e.kind(), io::ErrorKind::TimedOut);
+        assert!(e.to_string().contains("log.jsonl"), "{e}");
+        assert!(!e.to_string().contains('\n'));
+        // Released within the wait: taken.
+        let releaser = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            drop(holder);
+        });
+        let mut log = LockedLog::open_within(&p, Duration::from_secs(5)).unwrap();
+        log.append(&Record::new("t", "s", "Stop")).unwrap();
+        releaser.join().unwrap();
     }
 
     #[test]

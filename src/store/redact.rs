@@ -63,44 +63,75 @@ pub fn truncate_bytes(s: &str, max: usize) -> &str {
     &s[..end]
 }
 
-/// A string shortened by `bound_strings`: where it was (a JSON pointer) and its full size.
+/// Longest string kept in a field that is not content: names, ids, paths, reasons, errors,
+/// the text of an answer. Content (a tool input, a prompt) has its own, larger bound.
+pub const MAX_FIELD: usize = 4 * 1024;
+
+/// Redaction looks this far past a bound before the string is cut there, so a secret that
+/// straddles the cut is still found, without scanning the rest of a huge string.
+const SCAN_MARGIN: usize = 8 * 1024;
+
+/// A string shortened by the scrubber: where it was (a path), its size and the bytes kept.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cut {
     pub path: String,
     pub size: usize,
+    pub kept: usize,
 }
 
-/// Shorten every string longer than `max` bytes, saying in the string how much was cut.
-/// Returns each cut, so the record can say what was cut and how big it was.
-pub fn bound_strings(v: &mut Value, max: usize) -> Vec<Cut> {
-    let mut cuts = Vec::new();
-    bound_at(v, max, &mut String::new(), &mut cuts);
-    cuts
+/// The one pass every string goes through before it is written: secrets redacted, then the
+/// string cut to `max` bytes, which the string says (`…[seed: truncated, N bytes]`) and the
+/// returned `Cut` records. `path` names the string for the record.
+pub fn scrub_str(s: &mut String, max: usize, path: &str, cuts: &mut Vec<Cut>) {
+    let size = s.len();
+    if size > max {
+        let end = truncate_bytes(s, max.saturating_add(SCAN_MARGIN)).len();
+        s.truncate(end);
+    }
+    if let Some(r) = redact_str(s) {
+        *s = r;
+    }
+    if size > max || s.len() > max {
+        let kept = truncate_bytes(s, max).len();
+        s.truncate(kept);
+        s.push_str(&format!("…[seed: truncated, {size} bytes]"));
+        cuts.push(Cut {
+            path: truncate_bytes(path, MAX_FIELD).to_string(),
+            size,
+            kept,
+        });
+    }
 }
 
-fn bound_at(v: &mut Value, max: usize, path: &mut String, cuts: &mut Vec<Cut>) {
+/// [`scrub_str`] over every string of a JSON tree, keys included (a key is written too; it is
+/// redacted and cut to [`MAX_FIELD`], and kept distinct). A string under a sensitive key
+/// (`password`, `api_key`…) is redacted whole. Paths are JSON pointers below `path`.
+pub fn scrub_value(v: &mut Value, max: usize, path: &str, cuts: &mut Vec<Cut>) {
+    let mut p = path.to_string();
+    scrub_at(v, max, &mut p, cuts);
+}
+
+fn scrub_at(v: &mut Value, max: usize, path: &mut String, cuts: &mut Vec<Cut>) {
     let len = path.len();
     match v {
-        Value::String(s) if s.len() > max => {
-            let size = s.len();
-            *s = format!("{}…[seed: truncated, {size} bytes]", truncate_bytes(s, max));
-            cuts.push(Cut {
-                path: path.clone(),
-                size,
-            });
-        }
+        Value::String(s) => scrub_str(s, max, path, cuts),
         Value::Array(a) => {
             for (i, x) in a.iter_mut().enumerate() {
                 path.push_str(&format!("/{i}"));
-                bound_at(x, max, path, cuts);
+                scrub_at(x, max, path, cuts);
                 path.truncate(len);
             }
         }
         Value::Object(m) => {
+            scrub_keys(m);
             for (k, x) in m.iter_mut() {
+                if x.is_string() && sensitive_key(k) {
+                    *x = Value::String(REDACTED.into());
+                    continue;
+                }
                 path.push('/');
                 path.push_str(&k.replace('~', "~0").replace('/', "~1"));
-                bound_at(x, max, path, cuts);
+                scrub_at(x, max, path, cuts);
                 path.truncate(len);
             }
         }
@@ -108,10 +139,35 @@ fn bound_at(v: &mut Value, max: usize, path: &mut String, cuts: &mut Vec<Cut>) {
     }
 }
 
-/// A tool response as recorded: redacted, and when its JSON is larger than `max` bytes, the
-/// first `max` bytes of that JSON as a string with `truncated` set. `size` is the full size.
-pub fn bound_response(mut v: Value, max: usize) -> ResponseInfo {
-    redact_value(&mut v);
+/// Keys redacted and bounded in place; the map is rebuilt only when one changes.
+fn scrub_keys(m: &mut serde_json::Map<String, Value>) {
+    let clean = |k: &str| {
+        let mut k = k.to_string();
+        scrub_str(&mut k, MAX_FIELD, "", &mut Vec::new());
+        k
+    };
+    if m.keys()
+        .all(|k| k.len() <= MAX_FIELD && redact_str(k).is_none())
+    {
+        return;
+    }
+    let old = std::mem::take(m);
+    for (k, v) in old {
+        let base = clean(&k);
+        let mut key = base.clone();
+        let mut n = 1;
+        while m.contains_key(&key) {
+            n += 1;
+            key = format!("{base} #{n}");
+        }
+        m.insert(key, v);
+    }
+}
+
+/// A tool response as recorded: when its JSON is larger than `max` bytes, the first `max`
+/// bytes of that JSON as a string with `truncated` set. `size` is the full size. `v` has been
+/// through [`scrub_value`] already (a response can be megabytes: it is scanned once).
+pub fn bound_response(v: Value, max: usize) -> ResponseInfo {
     let text = v.to_string();
     let size = text.len() as u64;
     if text.len() <= max {
@@ -173,25 +229,68 @@ mod tests {
         assert_eq!(r.size, 213);
         assert!(r.value.as_str().unwrap().len() <= 51);
         let mut big = json!({"content": "x".repeat(100), "edits": [{"a/b": "y".repeat(11)}, "z"]});
+        let mut cuts = Vec::new();
+        scrub_value(&mut big, 10, "in", &mut cuts);
         assert_eq!(
-            bound_strings(&mut big, 10),
+            cuts,
             [
                 Cut {
-                    path: "/content".into(),
-                    size: 100
+                    path: "in/content".into(),
+                    size: 100,
+                    kept: 10
                 },
                 Cut {
-                    path: "/edits/0/a~1b".into(),
-                    size: 11
+                    path: "in/edits/0/a~1b".into(),
+                    size: 11,
+                    kept: 10
                 },
             ]
         );
         assert_eq!(big["edits"][1], "z");
+        assert_eq!(big["content"], "xxxxxxxxxx…[seed: truncated, 100 bytes]");
+    }
+
+    /// A key is written like a value: secrets in it are redacted, a huge one is cut, and two
+    /// keys that end up alike stay two keys.
+    #[test]
+    fn keys_are_scrubbed_and_kept_apart() {
+        let a = "ghp_0123456789abcdefghijABCDEFGHIJ0123";
+        let b = "ghp_9876543210abcdefghijABCDEFGHIJ0123";
+        let huge = "k".repeat(MAX_FIELD + 1);
+        let mut v = json!({ a: 1, b: 2, huge.clone(): "v", "plain": "password=hunter2" });
+        scrub_value(&mut v, 100, "", &mut Vec::new());
+        let text = v.to_string();
         assert!(
-            big["content"]
-                .as_str()
-                .unwrap()
-                .starts_with("xxxxxxxxxx…[seed: truncated, 100")
+            !text.contains("0123456789") && !text.contains("hunter2"),
+            "{text}"
         );
+        assert!(!text.contains(&huge));
+        assert_eq!(v.as_object().map(|m| m.len()), Some(4), "{text}");
+        assert_eq!(v["[REDACTED] #2"], 2);
+    }
+
+    /// Redaction looks past the cut: a secret that straddles it is not half kept.
+    #[test]
+    fn a_secret_across_the_cut_is_redacted_whole() {
+        let mut s = format!(
+            "{} ghp_0123456789abcdefghijABCDEFGHIJ0123 tail",
+            "x".repeat(94)
+        );
+        let mut cuts = Vec::new();
+        scrub_str(&mut s, 100, "f", &mut cuts);
+        assert!(s.starts_with(&format!("{} [RED", "x".repeat(94))), "{s}");
+        assert!(!s.contains("ghp_0"), "{s}");
+        assert_eq!(cuts[0].size, 138);
+        // A huge string is scanned only near the cut, and still cut where it should be.
+        let mut big = "y".repeat(50 << 20);
+        scrub_str(&mut big, 100, "g", &mut cuts);
+        assert_eq!(
+            big,
+            format!("{}…[seed: truncated, {} bytes]", "y".repeat(100), 50 << 20)
+        );
+        // A string within the bound and free of secrets is left exactly as it was.
+        let mut small = "é".repeat(50);
+        scrub_str(&mut small, 100, "h", &mut cuts);
+        assert_eq!((small.len(), cuts.len()), (100, 2));
     }
 }

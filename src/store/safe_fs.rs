@@ -396,10 +396,21 @@ pub fn verify_in(root: &Path, path: &Path) -> io::Result<()> {
 /// Read a small file whole, refusing anything larger than `limit` bytes and anything that is
 /// not a regular file.
 pub fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    read_bounded_checked(path, limit, |_| Ok(()))
+}
+
+/// [`read_bounded`], with `check` judging the file that was opened (its owner, its mode)
+/// before a byte of it is read: the file itself, not whatever the path names a moment later.
+pub fn read_bounded_checked(
+    path: &Path,
+    limit: u64,
+    check: impl FnOnce(&Metadata) -> io::Result<()>,
+) -> io::Result<Vec<u8>> {
     use std::io::Read;
     let mut o = OpenOptions::new();
     regular(o.read(true));
     let f = must_be_regular(path, open_leaf(path, &o)?)?;
+    check(&f.metadata()?)?;
     let size = f.metadata().map(|m| m.len()).unwrap_or(0).min(limit);
     let mut buf = Vec::with_capacity(size as usize + 1);
     f.take(limit + 1).read_to_end(&mut buf)?;
@@ -412,19 +423,11 @@ pub fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     Ok(buf)
 }
 
-/// Replace `path` atomically: write a temp file beside it, then rename over it. A reader sees
-/// the old file or the new one, never a part (the snapshot is always a whole file).
+/// Replace `path` atomically: write a temp file beside it, then rename it over `path`. A
+/// reader sees the old file or the new one, never a part and never none (a snapshot, once
+/// written, always exists whole, so a hook killed at any instant leaves one to start from).
+/// The rename replaces whatever is at `path`, a link of yours included, never a link's target.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    write_whole(path, bytes, false)
-}
-
-/// Replace a cache file (a snapshot): whole or absent, never a part, and without the flush
-/// a rename over an existing file costs on ext4.
-pub fn write_cache(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    write_whole(path, bytes, true)
-}
-
-fn write_whole(path: &Path, bytes: &[u8], cache: bool) -> io::Result<()> {
     check_symlink(path)?;
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path
@@ -444,13 +447,6 @@ fn write_whole(path: &Path, bytes: &[u8], cache: bool) -> io::Result<()> {
         let mut f = open_leaf(&tmp, &o)?;
         f.write_all(bytes)?;
         drop(f);
-        if cache {
-            // Renaming over an existing file makes ext4 (auto_da_alloc) flush the new file
-            // at once, ~0.5 ms per hook. Removing the old one first avoids that; the moment
-            // with no file is harmless for a cache: whoever finds none folds the log instead
-            // (the hook, `status`, the dashboard; sessions are listed by their charts).
-            let _ = std::fs::remove_file(path);
-        }
         std::fs::rename(&tmp, path)
     })();
     if result.is_err() {

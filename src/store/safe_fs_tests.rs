@@ -32,7 +32,7 @@ fn modes_and_atomic_writes() {
     assert_eq!(mode(&d), 0o700);
     let f = d.join("x.json");
     write_atomic(&f, b"{}").unwrap();
-    write_cache(&f, b"{\"a\":1}").unwrap();
+    write_atomic(&f, b"{\"a\":1}").unwrap();
     assert_eq!(std::fs::read(&f).unwrap(), b"{\"a\":1}");
     assert_eq!(mode(&f), 0o600);
     assert_eq!(
@@ -137,4 +137,37 @@ fn a_state_dir_owned_by_another_user_is_refused() {
     }
     let e = prepare_state(&state).unwrap_err();
     assert!(e.to_string().contains("owned by another user"), "{e}");
+}
+
+/// An atomic write replaces what is at the path, a link of yours included, and never writes
+/// through the link: the file it led to keeps its content. The old file is there until the new
+/// one replaces it, so a reader never finds none.
+#[cfg(unix)]
+#[test]
+fn an_atomic_write_replaces_a_link_of_yours_not_its_target() {
+    let t = tempfile::tempdir().unwrap();
+    let target = t.path().join("target.json");
+    std::fs::write(&target, b"old").unwrap();
+    let link = t.path().join("snap.json");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    write_atomic(&link, b"new").unwrap();
+    assert_eq!(std::fs::read(&target).unwrap(), b"old");
+    assert!(
+        !std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read(&link).unwrap(), b"new");
+    // A directory in the way is an error, and what was there stays.
+    let dir = t.path().join("dir.json");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("x"), b"x").unwrap();
+    assert!(write_atomic(&dir, b"new").is_err());
+    assert!(dir.join("x").exists());
+    assert_eq!(
+        std::fs::read_dir(t.path()).unwrap().count(),
+        3,
+        "no temp file left"
+    );
 }

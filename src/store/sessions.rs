@@ -89,8 +89,8 @@ fn info(dir: &Path) -> Option<SessionInfo> {
     let log_meta = std::fs::metadata(&log_path).ok()?;
     let meta = load_meta(&dir.join("session.json"));
     let len = log_meta.len();
-    // The sequences are those with a saved chart: a chart is replaced by a rename and never
-    // missing once written, while a snapshot is briefly absent while the hook replaces it.
+    // The sequences are those with a saved chart or snapshot (a cache someone may have
+    // removed; the chart is written first, before the session's first record).
     let mut sequences = json_stems(&dir.join("charts"));
     sequences.extend(json_stems(&dir.join("snapshots")));
     sequences.sort();

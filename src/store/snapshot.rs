@@ -35,9 +35,16 @@ pub struct SavedSnapshot {
 
 impl SavedSnapshot {
     pub fn is_fresh(&self, machine: &Machine, log_len: u64) -> bool {
+        self.is_prefix_of(machine, log_len) && self.log_len == log_len
+    }
+
+    /// Whether this snapshot is `machine`'s state after a prefix of a log that is now
+    /// `log_len` bytes long: the log only grows (the dashboard starts from such a prefix too),
+    /// so the records after `self.log_len` are all it lacks. A log that shrank was replaced.
+    pub fn is_prefix_of(&self, machine: &Machine, log_len: u64) -> bool {
         self.v == SAVED_VERSION
             && self.fingerprint == machine.fingerprint
-            && self.log_len == log_len
+            && self.log_len <= log_len
     }
 }
 
@@ -51,7 +58,7 @@ pub fn save(path: &Path, saved: &SavedSnapshot) -> io::Result<()> {
         paths::ensure_dir(dir)?;
     }
     let bytes = serde_json::to_vec(saved).map_err(io::Error::other)?;
-    paths::write_cache(path, &bytes)
+    paths::write_atomic(path, &bytes)
 }
 
 /// Records of a log's bytes; malformed lines (a torn last line) are skipped and counted.
