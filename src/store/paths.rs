@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 
 pub use super::safe_fs::{
     check_symlink, ensure_dir, ensure_dir_in, open_append, open_read, open_regular, prepare_state,
-    read_at_most, read_bounded, read_bounded_checked, verify_in, write_atomic,
+    read_at_most, read_bounded, read_bounded_checked, read_rotating, verify_in, write_atomic,
+    write_rotating,
 };
 
 /// Resolve the state directory from an environment lookup (no file system access).

@@ -171,3 +171,51 @@ fn an_atomic_write_replaces_a_link_of_yours_not_its_target() {
         "no temp file left"
     );
 }
+
+/// A file rewritten on every hook: the old one steps aside to `prev`, the new one takes the
+/// name, and a reader that finds the name free (a writer killed between its two renames) reads
+/// the old one, whole.
+#[cfg(unix)]
+#[test]
+fn a_rotating_write_keeps_the_last_file_until_the_new_one_is_in_place() {
+    let t = tempfile::tempdir().unwrap();
+    let (path, prev) = (t.path().join("snap.json"), t.path().join(".snap.json.prev"));
+    assert_eq!(
+        read_rotating(&path, &prev, 100).unwrap_err().kind(),
+        io::ErrorKind::NotFound
+    );
+    write_rotating(&path, &prev, b"1").unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), b"1");
+    assert!(!prev.exists(), "nothing to step aside the first time");
+    write_rotating(&path, &prev, b"2").unwrap();
+    write_rotating(&path, &prev, b"3").unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), b"3");
+    assert_eq!(std::fs::read(&prev).unwrap(), b"2");
+    assert_eq!(mode(&path), 0o600);
+    assert_eq!(
+        std::fs::read_dir(t.path()).unwrap().count(),
+        2,
+        "no temp file left"
+    );
+    // Killed between the renames: only `prev` is there.
+    std::fs::rename(&path, t.path().join("gone")).unwrap();
+    assert_eq!(read_rotating(&path, &prev, 100).unwrap(), b"2");
+    write_rotating(&path, &prev, b"4").unwrap();
+    assert_eq!(read_rotating(&path, &prev, 100).unwrap(), b"4");
+    // A link of someone else's at either name is refused, and what it leads to stays.
+    let victim = t.path().join("victim");
+    std::fs::write(&victim, b"mine").unwrap();
+    assert!(!prev.exists(), "the old one went with the kill");
+    if !foreign_symlink(&victim, &prev) {
+        return;
+    }
+    assert!(write_rotating(&path, &prev, b"5").is_err());
+    assert_eq!(std::fs::read(&path).unwrap(), b"4");
+    assert_eq!(std::fs::read(&victim).unwrap(), b"mine");
+    // A directory in the way is not stepped aside: an error, and it stays.
+    std::fs::remove_file(&prev).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    std::fs::create_dir(&path).unwrap();
+    assert!(write_rotating(&path, &prev, b"6").is_err());
+    assert!(path.is_dir() && !prev.exists());
+}

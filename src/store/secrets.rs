@@ -3,6 +3,11 @@
 //! scanners rather than regexes: compiling a regex set costs more than the whole hook budget,
 //! and each scanner here is one linear pass.
 
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use memchr::memmem::{FindIter, Finder};
+
 /// Token shapes: prefix, minimum length after it, and whether `-` is part of the token.
 const PREFIXES: &[(&str, usize, bool)] = &[
     ("sk-ant-", 20, true),
@@ -39,8 +44,26 @@ fn token_char(b: u8, dash: bool) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || (dash && b == b'-')
 }
 
-fn find_all<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
-    memchr::memmem::find_iter(hay.as_bytes(), needle.as_bytes())
+/// Every needle the scanners look for, each searcher built once per process: a hook scans
+/// every string of its payload, and building ~35 searchers for each string cost more than the
+/// searches themselves.
+static FINDERS: LazyLock<HashMap<&'static str, Finder<'static>>> = LazyLock::new(|| {
+    let fixed = ["eyJ", "-----BEGIN ", "://"];
+    PREFIXES
+        .iter()
+        .map(|p| p.0)
+        .chain(HEADER_WORDS.iter().copied())
+        .chain(BEARER_WORDS.iter().copied())
+        .chain(fixed)
+        .map(|n| (n, Finder::new(n.as_bytes())))
+        .collect()
+});
+
+fn find_all<'a>(hay: &'a str, needle: &'static str) -> FindIter<'a, 'static> {
+    match FINDERS.get(needle) {
+        Some(f) => f.find_iter(hay.as_bytes()),
+        None => memchr::memmem::find_iter(hay.as_bytes(), needle.as_bytes()),
+    }
 }
 
 /// Byte spans of secrets in `s`.

@@ -4,7 +4,7 @@
 //! otherwise the log is folded again and the snapshot rewritten.
 
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -48,17 +48,29 @@ impl SavedSnapshot {
     }
 }
 
+/// The snapshot at `path`, or the one before it when a hook was killed while replacing it.
 pub fn load(path: &Path) -> Option<SavedSnapshot> {
-    let bytes = paths::read_bounded(path, MAX_SNAPSHOT_BYTES).ok()?;
+    let bytes = paths::read_rotating(path, &previous(path), MAX_SNAPSHOT_BYTES).ok()?;
     serde_json::from_slice(&bytes).ok()
 }
 
+/// Saved on every hook, so the old snapshot steps aside instead of being renamed over (see
+/// [`paths::write_rotating`]): once one is written, a whole one always exists.
 pub fn save(path: &Path, saved: &SavedSnapshot) -> io::Result<()> {
     if let Some(dir) = path.parent() {
         paths::ensure_dir(dir)?;
     }
     let bytes = serde_json::to_vec(saved).map_err(io::Error::other)?;
-    paths::write_atomic(path, &bytes)
+    paths::write_rotating(path, &previous(path), &bytes)
+}
+
+/// `.<name>.prev` beside a snapshot: hidden, and not a `.json` file, so listings of the
+/// sequences a session ran never count it.
+pub fn previous(path: &Path) -> PathBuf {
+    let mut name = std::ffi::OsString::from(".");
+    name.push(path.file_name().unwrap_or_default());
+    name.push(".prev");
+    path.with_file_name(name)
 }
 
 /// Records of a log's bytes; malformed lines (a torn last line) are skipped and counted.
