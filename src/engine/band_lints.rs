@@ -1,5 +1,6 @@
-//! Lints on progress bands that would make the bars jump or fall: a step counted in two bands,
-//! a band with no step, and a move along the graph into a band that comes earlier.
+//! Lints on progress bands: a band with an empty or out-of-range span, gaps and overlaps
+//! between bands, and what would make the bars jump or fall: a step counted in two bands, a
+//! band with no step, and a move along the graph into a band that comes earlier.
 
 use std::collections::HashMap;
 
@@ -12,6 +13,63 @@ use super::machine::Machine;
 use super::progress::child_of;
 
 impl Machine {
+    pub(super) fn lint_bands(&self, out: &mut Vec<Lint>) {
+        let mut bands: Vec<_> = self.chart.bands.iter().collect();
+        if bands.is_empty() {
+            return;
+        }
+        bands.sort_by(|a, b| a.lo.total_cmp(&b.lo));
+        for b in &bands {
+            if b.lo.partial_cmp(&b.hi) != Some(std::cmp::Ordering::Less)
+                || b.lo < 0.0
+                || b.hi > 100.0
+            {
+                out.push(Lint::error(
+                    "band-range",
+                    format!(
+                        "band `{}` has an empty or out-of-range span [{}, {}]",
+                        b.name, b.lo, b.hi
+                    ),
+                    b.span,
+                ));
+            }
+        }
+        if bands[0].lo > 0.0 {
+            out.push(Lint::error(
+                "band-gap",
+                format!("bands leave a gap: nothing covers [0, {}]", bands[0].lo),
+                bands[0].span,
+            ));
+        }
+        for w in bands.windows(2) {
+            if w[1].lo < w[0].hi {
+                out.push(Lint::error(
+                    "band-overlap",
+                    format!("bands `{}` and `{}` overlap", w[0].name, w[1].name),
+                    w[1].span,
+                ));
+            } else if w[1].lo > w[0].hi {
+                out.push(Lint::error(
+                    "band-gap",
+                    format!(
+                        "bands leave a gap between `{}` and `{}`: [{}, {}]",
+                        w[0].name, w[1].name, w[0].hi, w[1].lo
+                    ),
+                    w[1].span,
+                ));
+            }
+        }
+        if let Some(last) = bands.last()
+            && last.hi < 100.0
+        {
+            out.push(Lint::error(
+                "band-gap",
+                format!("bands leave a gap: nothing covers [{}, 100]", last.hi),
+                last.span,
+            ));
+        }
+    }
+
     pub(super) fn lint_band_steps(&self, out: &mut Vec<Lint>) {
         let chart = &self.chart;
         let mut owner: HashMap<StateId, usize> = HashMap::new();

@@ -1,15 +1,20 @@
 //! SCXML-style run-to-completion semantics: transition selection (deeper source wins, then
 //! document order), conflict removal, exit/entry sets, `done.state` events, and the eventless
 //! closure with a microstep cap reported as livelock.
+//!
+//! This file runs a step (start, gate, advance, stop, settle); `select` picks the transitions,
+//! `microstep` takes them.
+
+mod microstep;
+mod select;
 
 use std::collections::{BTreeSet, VecDeque};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::event::{Event, EventKind};
-use super::guard;
-use super::ir::{Outcome, StateId, StateKind, Trigger};
+use super::event::Event;
+use super::ir::{StateId, StateKind};
 use super::machine::Machine;
 use super::snapshot::{Facts, SNAPSHOT_VERSION, Snapshot};
 use super::verdict::{self, Verdict};
@@ -206,186 +211,6 @@ impl Machine {
         }
     }
 
-    /// The optimal enabled transition set for `event` (`None`: eventless transitions); input
-    /// guards read the event's input.
-    pub(crate) fn select(&self, snap: &Snapshot, event: Option<&Event>) -> Vec<usize> {
-        let input = event.map(|e| &e.input).unwrap_or(&Value::Null);
-        self.select_with(snap, event, input)
-    }
-
-    /// `select`, with the input guards read: for eventless transitions, the input of the
-    /// event that caused the macrostep (SCXML's `_event` stays the last external event).
-    fn select_with(&self, snap: &Snapshot, event: Option<&Event>, input: &Value) -> Vec<usize> {
-        let mut chosen: Vec<usize> = Vec::new();
-        for &atomic in &self.atomic_active(snap) {
-            let chain = std::iter::once(atomic).chain(self.chart.ancestors(atomic));
-            'chain: for sid in chain {
-                for &ti in &self.candidates[sid.index()] {
-                    let t = &self.chart.transitions[ti];
-                    let trigger_ok = match (&t.trigger, event) {
-                        (Trigger::Always, None) => true,
-                        (Trigger::Event(p), Some(e)) => {
-                            p.matches_with(e, &self.chart.aliases, DEFAULT_KINDS)
-                        }
-                        (Trigger::Error(p), Some(e)) => p.matches_error(e, &self.chart.aliases),
-                        (Trigger::Done(target), Some(e)) => {
-                            e.kind == EventKind::Done && e.name == self.chart.state(*target).key
-                        }
-                        _ => false,
-                    };
-                    if trigger_ok && t.guard.as_ref().is_none_or(|g| guard::eval(g, snap, input)) {
-                        if !chosen.contains(&ti) {
-                            chosen.push(ti);
-                        }
-                        break 'chain;
-                    }
-                }
-            }
-        }
-        self.remove_conflicts(snap, chosen)
-    }
-
-    fn remove_conflicts(&self, snap: &Snapshot, chosen: Vec<usize>) -> Vec<usize> {
-        let mut kept: Vec<(usize, BTreeSet<StateId>)> = Vec::new();
-        'outer: for ti in chosen {
-            let exit = self.exit_set(snap, ti);
-            let src = self.chart.transitions[ti].source;
-            let mut preempted = Vec::new();
-            for (k, (kj, kexit)) in kept.iter().enumerate() {
-                if exit.intersection(kexit).next().is_none() {
-                    continue;
-                }
-                let ksrc = self.chart.transitions[*kj].source;
-                if src != ksrc && self.chart.is_descendant_or_self(src, ksrc) {
-                    preempted.push(k);
-                } else {
-                    continue 'outer;
-                }
-            }
-            for k in preempted.into_iter().rev() {
-                kept.remove(k);
-            }
-            kept.push((ti, exit));
-        }
-        kept.into_iter().map(|(t, _)| t).collect()
-    }
-
-    /// Active atomic-like states in document order.
-    pub(crate) fn atomic_active(&self, snap: &Snapshot) -> Vec<StateId> {
-        snap.active
-            .iter()
-            .copied()
-            .filter(|id| self.chart.state(*id).is_atomic_like())
-            .collect()
-    }
-
-    fn microstep(
-        &self,
-        snap: &mut Snapshot,
-        transitions: &[usize],
-        event: &Event,
-        internal: &mut VecDeque<Event>,
-        report: &mut StepReport,
-    ) {
-        let chart = &self.chart;
-        let mut exit: BTreeSet<StateId> = BTreeSet::new();
-        let mut entry: BTreeSet<StateId> = BTreeSet::new();
-        for &ti in transitions {
-            exit.extend(self.exit_set(snap, ti));
-        }
-        // Exit in reverse document order (descendants first).
-        let exited: Vec<StateId> = exit.iter().rev().copied().collect();
-        snap.active.retain(|s| !exit.contains(s));
-        for &ti in transitions {
-            let t = &chart.transitions[ti];
-            let notes = guard::apply(&t.actions, snap, &event.input, &event.response);
-            report.notes.extend(notes);
-            if !t.targets.is_empty() {
-                entry.extend(self.entry_set(&t.targets, self.domain(ti)));
-            }
-        }
-        let entry: BTreeSet<StateId> = entry.into_iter().filter(|s| !snap.is_active(*s)).collect();
-        let input = event.input.clone();
-        self.enter(snap, &entry, &input, internal, report);
-        if !exited.is_empty() || !entry.is_empty() {
-            report.changed = true;
-            // A state change resets the deadlock breaker: the agent made progress.
-            super::breaker::on_progress(snap);
-            snap.stop_blocks = 0;
-            // Recovery now starts from the new configuration, not from an old denial.
-            snap.denied = None;
-        }
-        report.microsteps.push(Microstep {
-            event: if transitions
-                .iter()
-                .any(|&t| chart.transitions[t].trigger == Trigger::Always)
-            {
-                String::new()
-            } else {
-                event.key()
-            },
-            transitions: transitions.to_vec(),
-            exited: exited.iter().map(|s| chart.state(*s).key.clone()).collect(),
-            entered: entry.iter().map(|s| chart.state(*s).key.clone()).collect(),
-        });
-    }
-
-    fn enter(
-        &self,
-        snap: &mut Snapshot,
-        entry: &BTreeSet<StateId>,
-        input: &Value,
-        internal: &mut VecDeque<Event>,
-        report: &mut StepReport,
-    ) {
-        let chart = &self.chart;
-        for &s in entry {
-            let pos = snap.active.binary_search(&s).unwrap_or_else(|p| p);
-            if snap.active.get(pos) != Some(&s) {
-                snap.active.insert(pos, s);
-            }
-            snap.visited.insert(s);
-            let st = chart.state(s);
-            report
-                .notes
-                .extend(guard::apply(&st.on_entry, snap, input, &Value::Null));
-            if let StateKind::Final { outcome, .. } = &st.kind {
-                if *outcome == Outcome::Error {
-                    snap.failed = Some(s);
-                }
-                match st.parent {
-                    Some(StateId::ROOT) | None => snap.halted = true,
-                    Some(p) => {
-                        internal.push_back(Event::new(EventKind::Done, chart.state(p).key.clone()));
-                        if let Some(gp) = chart.state(p).parent
-                            && matches!(chart.state(gp).kind, StateKind::Parallel)
-                            && self.all_regions_final(snap, gp)
-                        {
-                            if gp == StateId::ROOT {
-                                snap.halted = true;
-                            } else {
-                                internal.push_back(Event::new(
-                                    EventKind::Done,
-                                    chart.state(gp).key.clone(),
-                                ));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    fn all_regions_final(&self, snap: &Snapshot, parallel: StateId) -> bool {
-        self.chart.state(parallel).children.iter().all(|&region| {
-            self.chart
-                .state(region)
-                .children
-                .iter()
-                .any(|&c| self.chart.state(c).is_final() && snap.is_active(c))
-        })
-    }
-
     /// Fold a list of (phase, event, facts) from the start.
     pub fn fold<'a, I>(&self, items: I) -> Snapshot
     where
@@ -424,6 +249,3 @@ fn denied_call(event: &Event) -> Event {
         response: Value::Null,
     }
 }
-
-/// Kinds matched by a trigger written without a kind.
-const DEFAULT_KINDS: &[EventKind] = &[EventKind::Tool, EventKind::Skill, EventKind::Command];

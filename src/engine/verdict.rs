@@ -1,16 +1,28 @@
 //! PreToolUse gating and Stop decisions: advance / neutral / deny / off-path, then the
 //! enforcement mode and the deadlock breaker turn that into allow / deny / ask / block.
+//!
+//! This file holds the verdict and the gate and stop decisions; `objection` finds a state's
+//! refusal, `advice` words where the sequence is and what to do, `enforcement` applies the
+//! mode and the deadlock breaker.
+
+mod advice;
+mod enforcement;
+mod objection;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::breaker;
-use super::event::{Event, EventKind};
-use super::guard;
-use super::ir::{Enforcement, OffPathPolicy, Policy, StateId};
+use super::event::Event;
+use super::ir::{Enforcement, OffPathPolicy};
 use super::machine::Machine;
 use super::snapshot::Snapshot;
-use super::wording::{as_calls, state_in_tier};
+use super::wording::state_in_tier;
+use advice::advice;
+use enforcement::{active_mode, allow, decide, mode_for};
+
+pub use advice::current_label;
+pub(crate) use advice::{called, tier_of};
+pub(crate) use objection::{first_objecting, first_objection, objection, policies_now};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -81,65 +93,6 @@ pub struct Verdict {
 impl Verdict {
     pub fn blocks(&self) -> bool {
         matches!(self.decision, Decision::Deny | Decision::Block)
-    }
-}
-
-/// The region (tier) a state belongs to: the child of the root that contains it.
-pub(crate) fn tier_of(m: &Machine, id: StateId) -> String {
-    let chart = &m.chart;
-    let mut cur = id;
-    while let Some(p) = chart.state(cur).parent {
-        if p == StateId::ROOT {
-            return chart.state(cur).label.clone();
-        }
-        cur = p;
-    }
-    chart.name.clone()
-}
-
-fn mode_for(m: &Machine, id: StateId) -> Enforcement {
-    std::iter::once(id)
-        .chain(m.chart.ancestors(id))
-        .find_map(|s| m.chart.state(s).enforcement)
-        .unwrap_or(m.chart.settings.enforcement)
-}
-
-/// The override of the deepest active state that has one.
-fn active_mode(m: &Machine, snap: &Snapshot) -> Enforcement {
-    snap.active
-        .iter()
-        .filter_map(|s| {
-            m.chart
-                .state(*s)
-                .enforcement
-                .map(|e| (m.chart.depth(*s), e))
-        })
-        .max_by_key(|(d, _)| *d)
-        .map(|(_, e)| e)
-        .unwrap_or(m.chart.settings.enforcement)
-}
-
-/// Current step labels for messages.
-pub fn current_label(m: &Machine, snap: &Snapshot) -> String {
-    let labels: Vec<String> = m
-        .atomic_active(snap)
-        .iter()
-        .filter(|s| !m.is_monitor(**s))
-        .map(|s| m.chart.state(*s).label.clone())
-        .collect();
-    if labels.is_empty() {
-        "start".into()
-    } else {
-        labels.join(" ∥ ")
-    }
-}
-
-/// The call as the agent made it, for messages: a skill by its name (`Skill(skill="hope:loop")`),
-/// not the `Skill` tool every skill shares.
-pub(crate) fn called(ev: &Event) -> String {
-    match ev.kind {
-        EventKind::Skill => format!("Skill(skill=\"{}\")", ev.name),
-        _ => ev.claude_tool_name(),
     }
 }
 
@@ -260,218 +213,6 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
             repeat: 0,
             escalated: false,
         },
-    }
-}
-
-/// An active state's refusal of a call: which state, which of its policies, and the rule.
-pub(crate) struct Objection<'a> {
-    pub state: StateId,
-    pub policy: &'a Policy,
-    pub rule: String,
-}
-
-/// The policies of state `sid` that apply now: those without a `when`, and those whose `when`
-/// holds (on the call's input when one is judged).
-pub(crate) fn policies_now<'a>(
-    m: &'a Machine,
-    snap: &'a Snapshot,
-    sid: StateId,
-    input: Option<&'a Value>,
-) -> impl Iterator<Item = &'a Policy> + 'a {
-    m.chart.state(sid).all_policies().filter(move |p| {
-        p.when.as_ref().is_none_or(|g| match input {
-            Some(i) => guard::eval(g, snap, i),
-            None => guard::eval_ignoring_input(g, snap),
-        })
-    })
-}
-
-/// Why state `sid`'s policies refuse `ev` now, if they do: a deny pattern naming it, or an
-/// allow list that does not. Neutral tools pass the allow lists of the workflow's own states;
-/// a deep-state constraint's list is exact ("only these tools", seed 000 tier 2).
-pub(crate) fn objection<'a>(
-    m: &'a Machine,
-    snap: &'a Snapshot,
-    sid: StateId,
-    ev: &'a Event,
-    neutral: bool,
-) -> Option<Objection<'a>> {
-    denies(m, snap, sid, ev).or_else(|| excludes(m, snap, sid, ev, neutral))
-}
-
-/// The first active state that refuses `ev`, with the rule.
-pub(crate) fn first_objection(
-    m: &Machine,
-    snap: &Snapshot,
-    ev: &Event,
-    neutral: bool,
-) -> Option<(StateId, String)> {
-    first_objecting(m, snap, ev, neutral).map(|o| (o.state, o.rule))
-}
-
-/// The first refusal of `ev` by an active state: explicit deny patterns first (they say
-/// why), then allow lists that leave it out.
-pub(crate) fn first_objecting<'a>(
-    m: &'a Machine,
-    snap: &'a Snapshot,
-    ev: &'a Event,
-    neutral: bool,
-) -> Option<Objection<'a>> {
-    let active = || snap.active.iter().copied();
-    active()
-        .find_map(|s| denies(m, snap, s, ev))
-        .or_else(|| active().find_map(|s| excludes(m, snap, s, ev, neutral)))
-}
-
-fn denies<'a>(
-    m: &'a Machine,
-    snap: &'a Snapshot,
-    sid: StateId,
-    ev: &'a Event,
-) -> Option<Objection<'a>> {
-    let aliases = &m.chart.aliases;
-    policies_now(m, snap, sid, Some(&ev.input)).find_map(|policy| {
-        policy
-            .deny
-            .iter()
-            .find(|p| p.matches(ev, aliases))
-            .map(|p| Objection {
-                state: sid,
-                policy,
-                rule: format!("denies {}", as_calls(p)),
-            })
-    })
-}
-
-fn excludes<'a>(
-    m: &'a Machine,
-    snap: &'a Snapshot,
-    sid: StateId,
-    ev: &'a Event,
-    neutral: bool,
-) -> Option<Objection<'a>> {
-    let aliases = &m.chart.aliases;
-    let exempt = neutral && !m.is_monitor(sid);
-    if exempt {
-        return None;
-    }
-    policies_now(m, snap, sid, Some(&ev.input)).find_map(|policy| {
-        if policy.allow.is_empty() || policy.allow.iter().any(|p| p.matches(ev, aliases)) {
-            return None;
-        }
-        let list: Vec<String> = policy.allow.iter().map(as_calls).collect();
-        Some(Objection {
-            state: sid,
-            policy,
-            rule: format!("allows only {}", list.join(", ")),
-        })
-    })
-}
-
-/// The next call, a sentence naming the path to the denied tool, and how many calls come
-/// before it on that path (only computed for calls the sequence objects to: it searches the
-/// graph).
-fn advice(m: &Machine, snap: &Snapshot, ev: &Event) -> (Option<String>, String, Option<usize>) {
-    let tool = called(ev);
-    let recovery = m.recovery(snap, Some(ev));
-    let next = recovery.next.first().map(|n| n.tool.clone());
-    let stuck = recovery
-        .next
-        .first()
-        .is_some_and(|n| n.blocked_by.is_some());
-    // A refused step is not a call to make.
-    let next = next.filter(|_| !stuck);
-    // "First" once, at the head of the path; the call itself closes it, with the input its
-    // step needs when the denied input fits no step.
-    let allowed_as = |last: &str| {
-        if recovery.denied_input_differs {
-            format!("{tool} is allowed only as {last}, not with this input")
-        } else {
-            // The same tool at another stage (its input) reads as that stage; a step bound to
-            // other calls too (`*`, `hope:loop | ExitPlanMode`) names the call that was made.
-            let head = last.split('(').next().unwrap_or(last);
-            let same_tool = head == tool || tool.ends_with(&format!("__{head}"));
-            let shown = if same_tool && last.len() > head.len() {
-                last
-            } else {
-                tool.as_str()
-            };
-            format!("{shown} is allowed")
-        }
-    };
-    let next_text = match (&recovery.path_to_denied, &next) {
-        _ if stuck => recovery.suggestions.first().cloned().unwrap_or_default(),
-        (Some(path), _) if path.len() > 1 => {
-            let first: Vec<String> = path[..path.len() - 1]
-                .iter()
-                .map(|s| s.tool.clone())
-                .collect();
-            format!(
-                "First call {}; after that, {}.",
-                super::wording::calls_in_order(&first, ", then "),
-                allowed_as(&path[path.len() - 1].tool)
-            )
-        }
-        (Some(path), _) if recovery.denied_input_differs && path.len() == 1 => {
-            format!("Here, {}.", allowed_as(&path[0].tool))
-        }
-        (_, Some(n)) => format!("Next: call {n}."),
-        // At an ending: what the ending says to do.
-        _ => m.ended_in(snap).unwrap_or_default(),
-    };
-    let ahead = recovery
-        .path_to_denied
-        .as_ref()
-        .filter(|_| !stuck && !recovery.denied_input_differs)
-        .map(|p| p.len().saturating_sub(1))
-        .filter(|n| *n > 0);
-    (next, next_text, ahead)
-}
-
-fn allow(kind: VerdictKind, mode: Enforcement, next: Option<String>) -> Verdict {
-    Verdict {
-        kind,
-        decision: Decision::Allow,
-        mode,
-        reason: String::new(),
-        warning: None,
-        denied_by: None,
-        next,
-        repeat: 0,
-        escalated: false,
-    }
-}
-
-/// Apply the enforcement mode and the deadlock breaker to an objection.
-#[allow(clippy::too_many_arguments)]
-fn decide(
-    m: &Machine,
-    snap: &mut Snapshot,
-    ev: &Event,
-    kind: VerdictKind,
-    mode: Enforcement,
-    reason: String,
-    denied_by: Option<DeniedBy>,
-    next: Option<String>,
-) -> Verdict {
-    let base = Verdict {
-        kind,
-        decision: Decision::Allow,
-        mode,
-        reason: reason.clone(),
-        warning: None,
-        denied_by,
-        next,
-        repeat: 0,
-        escalated: false,
-    };
-    match mode {
-        Enforcement::Observe => base,
-        Enforcement::Advise => Verdict {
-            warning: Some(reason),
-            ..base
-        },
-        Enforcement::Enforce => breaker::enforce(m, snap, ev, base),
     }
 }
 

@@ -1,4 +1,5 @@
 use super::*;
+use std::io::Write;
 
 /// Make `link` a symlink to `target` owned by another user (`nobody`). Only root can; anyone
 /// else gets `false` and the test says why it skipped.

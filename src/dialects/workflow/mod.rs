@@ -23,6 +23,7 @@ pub mod consequence;
 pub mod declare;
 pub mod expr;
 pub mod expr_guard;
+pub mod flow;
 pub mod lex;
 pub mod lints;
 pub mod nodes;

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::compile::{Cx, scope};
-use super::nodes::{add, flow, wire};
+use super::flow::{add, flow, wire};
 use super::schema::{Node, Sp, span_of};
 use crate::dialects::LoadError;
 use crate::engine::build::ChartBuilder;

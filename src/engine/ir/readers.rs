@@ -1,0 +1,90 @@
+//! Deep-state readers: what the host reads (a JSON value, a list aggregate, a file, a program
+//! on `PATH`) and passes to `step` as facts.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A deep-state reader: data evaluated by the host, passed to `step` as facts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReaderDecl {
+    pub name: String,
+    pub kind: ReaderKind,
+    pub description: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ReaderKind {
+    /// JSON value at `pointer` in the newest file matching `path` (a glob).
+    Json {
+        path: String,
+        pointer: String,
+    },
+    /// An aggregate over the list at `pointer` (an object's values) in the newest JSON file
+    /// matching `path`: seed 002's dna.json keeps goals, failures and active modules as lists.
+    JsonList {
+        path: String,
+        pointer: String,
+        op: ListOp,
+    },
+    FileExists {
+        path: String,
+    },
+    /// Number of files matching the glob.
+    Count {
+        path: String,
+    },
+    /// Age in seconds of the newest file matching the glob.
+    Age {
+        path: String,
+    },
+    /// `true` when the file at `path` contains `text` (seed 003's `index_is_placeholder`).
+    Contains {
+        path: String,
+        text: String,
+    },
+    /// `true` when `program` is found on `PATH` (seed 003's `tool_available`, `which git`).
+    OnPath {
+        program: String,
+    },
+}
+
+/// What a [`ReaderKind::JsonList`] reader computes. `field` is a JSON pointer inside each item
+/// (empty: the item itself). Anything that is not a list (or object) yields `null`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum ListOp {
+    /// How many items there are; with `equals`, how many whose `field` equals it.
+    Count {
+        #[serde(default)]
+        field: String,
+        #[serde(default)]
+        equals: Option<Value>,
+    },
+    /// Every item's `field` equals `equals` (`false` for an empty list).
+    All { field: String, equals: Value },
+    /// Some item's `field` equals `equals`.
+    Any { field: String, equals: Value },
+    /// `field` of the last item (the newest, for lists that are appended to).
+    Last {
+        #[serde(default)]
+        field: String,
+    },
+    /// How many items (an object's keys) are missing from the list at pointer `other`.
+    NotIn { other: String },
+}
+
+impl ReaderKind {
+    /// The path the host expands and reads (for `OnPath`, the program name).
+    pub fn path(&self) -> &str {
+        match self {
+            ReaderKind::Json { path, .. }
+            | ReaderKind::JsonList { path, .. }
+            | ReaderKind::FileExists { path }
+            | ReaderKind::Count { path }
+            | ReaderKind::Age { path }
+            | ReaderKind::Contains { path, .. } => path,
+            ReaderKind::OnPath { program } => program,
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! Transitions and what they carry: the trigger, the typed guard and the data-only actions.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{Span, StateId};
+use crate::engine::pattern::Pattern;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "pattern", rename_all = "snake_case")]
+pub enum Trigger {
+    /// A normalized event matching the pattern (`tool:…`, `skill:…`, `command:…`, `lifecycle:…`).
+    Event(Pattern),
+    /// An `error.*` event (a failed tool call), e.g. `error.tool:Edit`.
+    Error(Pattern),
+    /// `done.state` of the given compound or parallel state.
+    Done(StateId),
+    /// Eventless: taken as soon as the guard holds.
+    Always,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Transition {
+    pub source: StateId,
+    /// Empty: targetless (runs its actions, exits nothing).
+    pub targets: Vec<StateId>,
+    pub trigger: Trigger,
+    pub guard: Option<Guard>,
+    pub actions: Vec<Action>,
+    /// Documentation label from the source file.
+    pub label: Option<String>,
+    pub span: Option<Span>,
+}
+
+/// Comparison operator for variables and readers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    /// String contains / array contains.
+    Contains,
+}
+
+impl CmpOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+            CmpOp::Contains => "contains",
+        }
+    }
+}
+
+/// Typed guards: data only, never code.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Guard {
+    True,
+    All {
+        of: Vec<Guard>,
+    },
+    Any {
+        of: Vec<Guard>,
+    },
+    Not {
+        guard: Box<Guard>,
+    },
+    Flag {
+        name: String,
+    },
+    Var {
+        name: String,
+        op: CmpOp,
+        value: Value,
+    },
+    /// `len(var) > min` for arrays, strings and objects.
+    Count {
+        name: String,
+        op: CmpOp,
+        value: f64,
+    },
+    In {
+        state: StateId,
+    },
+    /// Sugar for a `file_exists` reader fact; the loader registers the reader.
+    FileExists {
+        reader: String,
+    },
+    Reader {
+        name: String,
+        op: CmpOp,
+        value: Value,
+    },
+    /// A JSON pointer into the triggering event's input.
+    Input {
+        pointer: String,
+        matcher: InputMatcher,
+    },
+}
+
+impl Guard {
+    /// `not true`: a transition kept for documentation that can never fire (a Mermaid edge
+    /// whose condition no hook event can observe). Paths and lints ignore it.
+    pub fn is_never(&self) -> bool {
+        matches!(self, Guard::Not { guard } if **guard == Guard::True)
+    }
+}
+
+/// How an input value is matched: a glob on its string form, or exact JSON equality.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "value", rename_all = "snake_case")]
+pub enum InputMatcher {
+    Glob(String),
+    Equals(Value),
+    Present,
+}
+
+/// Data-only actions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Action {
+    SetFlag {
+        name: String,
+        value: bool,
+    },
+    /// `${name}` in string parts of `value` reads the variable when the action runs (see
+    /// `interpolate`); so do `AppendVar`, `MergeVar` and `Note`.
+    SetVar {
+        name: String,
+        value: Value,
+    },
+    /// Set a variable from a JSON pointer into the triggering event's input.
+    SetVarFromInput {
+        name: String,
+        pointer: String,
+    },
+    /// Set a variable from the triggering call's result (`Event::response`) or input, at a
+    /// JSON pointer, decoded: seed 003's `store_as` keeps what the action produced.
+    SetVarFromResult {
+        name: String,
+        #[serde(default)]
+        from: ResultPart,
+        pointer: String,
+        #[serde(default)]
+        decode: Decode,
+    },
+    AppendVar {
+        name: String,
+        value: Value,
+    },
+    MergeVar {
+        name: String,
+        value: Value,
+    },
+    Checkpoint {
+        name: String,
+    },
+    Rollback {
+        name: String,
+    },
+    Note {
+        text: String,
+    },
+}
+
+/// Which part of the triggering event a [`Action::SetVarFromResult`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResultPart {
+    /// The tool's result (PostToolUse).
+    #[default]
+    Response,
+    /// The call's input (AskUserQuestion's `answers` are there too).
+    Input,
+}
+
+/// How a [`Action::SetVarFromResult`] value is decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decode {
+    /// As it is.
+    #[default]
+    Json,
+    /// Text without surrounding whitespace (a command's stdout).
+    Trim,
+    /// Text parsed as YAML (a Read of a YAML file); text that does not parse stays text.
+    Yaml,
+    /// The first value of an object (AskUserQuestion's answer to its question).
+    First,
+}

@@ -1,0 +1,207 @@
+//! Lints on the chart's shape, with transitions that never fire left out: states that can never
+//! be entered, dead ends, loops with no way out, and choices without branches or a default.
+
+use std::collections::BTreeSet;
+
+use super::ir::{Guard, StateId, StateKind, Trigger};
+use super::lint::Lint;
+use super::lint_flow::Dead;
+use super::machine::Machine;
+
+impl Machine {
+    /// Atomic successors including error and done edges, leaving out transitions that never
+    /// fire (`dead`) and, with `shadowing`, those a deeper transition on the same trigger with
+    /// no condition wins over (as the step does).
+    fn all_edges_from(&self, u: StateId, dead: &[Option<Dead>], shadowing: bool) -> Vec<StateId> {
+        let mut out = Vec::new();
+        let mut taken: Vec<&Trigger> = Vec::new();
+        for ti in self.transitions_for(u) {
+            let t = &self.chart.transitions[ti];
+            if dead[ti].is_some() || !self.may_fire_at(ti, u) {
+                continue;
+            }
+            if let Trigger::Done(x) = t.trigger
+                && !self.ends_composite(u, x)
+            {
+                continue;
+            }
+            if shadowing && taken.contains(&&t.trigger) {
+                continue;
+            }
+            if t.guard.is_none() {
+                taken.push(&t.trigger);
+            }
+            if t.targets.is_empty() {
+                continue;
+            }
+            for s in self.entry_set(&t.targets, self.domain(ti)) {
+                if self.chart.state(s).is_atomic_like() {
+                    out.push(s);
+                }
+            }
+        }
+        out
+    }
+
+    pub(super) fn lint_reachability(&self, dead: &[Option<Dead>], out: &mut Vec<Lint>) {
+        let seen = self.reachable_with(dead);
+        // One finding per problem: a composite none of whose states can be entered (a
+        // workflow node of several steps) is reported once, not once per state inside.
+        let chart = &self.chart;
+        let mut never = vec![false; chart.states.len()];
+        for s in chart.states.iter().rev() {
+            never[s.id.index()] = if s.is_atomic_like() {
+                !seen.contains(&s.id)
+            } else {
+                s.id != StateId::ROOT
+                    && !s.children.is_empty()
+                    && s.children.iter().all(|c| never[c.index()])
+            };
+        }
+        for s in &self.chart.states {
+            let reported_above = s.parent.is_some_and(|p| never[p.index()]);
+            if never[s.id.index()] && !s.is_atomic_like() && !reported_above {
+                let why = self
+                    .unreachable_reason(s.id, dead)
+                    .map(|r| format!(": {r}"))
+                    .unwrap_or_default();
+                out.push(Lint::warning(
+                    "unreachable",
+                    format!("state `{}` can never be entered{why}", s.key),
+                    s.span,
+                ));
+                continue;
+            }
+            if !s.is_atomic_like() {
+                continue;
+            }
+            if !seen.contains(&s.id) {
+                if reported_above {
+                    continue;
+                }
+                let why = self
+                    .unreachable_reason(s.id, dead)
+                    .map(|r| format!(": {r}"))
+                    .unwrap_or_default();
+                out.push(Lint::warning(
+                    "unreachable",
+                    format!("state `{}` can never be entered{why}", s.key),
+                    s.span,
+                ));
+                continue;
+            }
+            if s.is_final() {
+                continue;
+            }
+            if self.all_edges_from(s.id, dead, true).is_empty() && !self.is_monitor(s.id) {
+                out.push(Lint::error(
+                    "dead-end",
+                    format!("state `{}` has no way out and is not an ending", s.key),
+                    s.span,
+                ));
+            }
+        }
+    }
+
+    /// Atomic states some path of transitions enters from the start.
+    pub(crate) fn reachable_atomic(&self) -> BTreeSet<StateId> {
+        self.reachable_with(&self.dead_transitions())
+    }
+
+    fn reachable_with(&self, dead: &[Option<Dead>]) -> BTreeSet<StateId> {
+        // From the default entry, before eventless moves: settling with no facts would take one
+        // branch of an initial choice on readers and call every other branch unreachable.
+        let mut seen: BTreeSet<StateId> = self
+            .entry_set(&[StateId::ROOT], None)
+            .into_iter()
+            .filter(|s| self.chart.state(*s).is_atomic_like())
+            .collect();
+        let mut stack: Vec<StateId> = seen.iter().copied().collect();
+        while let Some(u) = stack.pop() {
+            for e in self.all_edges_from(u, dead, true) {
+                if seen.insert(e) {
+                    stack.push(e);
+                }
+            }
+        }
+        seen
+    }
+
+    /// A loop (strongly connected set of atomic states) that no transition leaves and that
+    /// holds no ending traps the agent forever.
+    pub(super) fn lint_cycles(&self, dead: &[Option<Dead>], out: &mut Vec<Lint>) {
+        // Kosaraju: petgraph's walk is iterative, so a 100k-state chain cannot overflow the stack.
+        use petgraph::algo::kosaraju_scc;
+        use petgraph::graph::DiGraph;
+        let chart = &self.chart;
+        let mut g: DiGraph<StateId, ()> = DiGraph::new();
+        let nodes: Vec<_> = chart.states.iter().map(|s| g.add_node(s.id)).collect();
+        let mut self_loop = vec![false; chart.states.len()];
+        for s in chart.states.iter().filter(|s| s.is_atomic_like()) {
+            for e in self.all_edges_from(s.id, dead, false) {
+                if e == s.id {
+                    self_loop[s.id.index()] = true;
+                }
+                g.update_edge(nodes[s.id.index()], nodes[e.index()], ());
+            }
+        }
+        for comp in kosaraju_scc(&g) {
+            let members: BTreeSet<StateId> = comp.iter().map(|n| g[*n]).collect();
+            let Some(&first) = members.iter().next() else {
+                continue;
+            };
+            let cyclic = members.len() > 1 || self_loop[first.index()];
+            if !cyclic
+                || self.is_monitor(first)
+                || members.iter().any(|m| chart.state(*m).is_final())
+            {
+                continue;
+            }
+            let leaves = comp
+                .iter()
+                .any(|n| g.neighbors(*n).any(|x| !members.contains(&g[x])));
+            if !leaves {
+                // Name a few members: a one-line error, however large the trap.
+                const SHOWN: usize = 8;
+                let mut keys: Vec<String> = members
+                    .iter()
+                    .take(SHOWN)
+                    .map(|x| chart.state(*x).key.clone())
+                    .collect();
+                if members.len() > SHOWN {
+                    keys.push(format!("… ({} states in all)", members.len()));
+                }
+                out.push(Lint::error(
+                    "cycle-without-exit",
+                    format!("cycle with no exit to an ending: {}", keys.join(" → ")),
+                    chart.state(first).span,
+                ));
+            }
+        }
+    }
+
+    pub(super) fn lint_choices(&self, out: &mut Vec<Lint>) {
+        for s in &self.chart.states {
+            if !matches!(s.kind, StateKind::Choice) {
+                continue;
+            }
+            let ts: Vec<_> = self.chart.transitions_from(s.id).collect();
+            if ts.is_empty() {
+                out.push(Lint::error(
+                    "choice-without-branches",
+                    format!("choice `{}` has no branches", s.key),
+                    s.span,
+                ));
+            } else if !ts
+                .iter()
+                .any(|(_, t)| t.guard.is_none() || t.guard == Some(Guard::True))
+            {
+                out.push(Lint::warning(
+                    "choice-without-default",
+                    format!("choice `{}` has no default branch: when no guard holds it raises error.choice", s.key),
+                    s.span,
+                ));
+            }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! What recovery says about refusals and endings: the way to a denied call or who refuses it,
+//! who refuses a next step, the states' own recovery texts (with reader values filled in), and
+//! the ending the sequence failed in.
+
+use super::{NextStep, Recovery};
+use crate::engine::event::{Event, EventKind};
+use crate::engine::ir::{StateId, StateKind, Trigger};
+use crate::engine::machine::Machine;
+use crate::engine::snapshot::Snapshot;
+use crate::engine::{verdict, wording};
+
+impl Machine {
+    /// What to say about a denied call: the way to it, or, when no step leads to it, who
+    /// refuses it here.
+    pub(super) fn about_denied(
+        &self,
+        snap: &Snapshot,
+        ev: &Event,
+        rec: &Recovery,
+    ) -> Option<String> {
+        let tool = ev.claude_tool_name();
+        if let Some(path) = &rec.path_to_denied {
+            let (last, before) = path
+                .split_last()
+                .map_or((None, &[][..]), |(l, b)| (Some(l), b));
+            let first: Vec<String> = before.iter().map(|s| s.tool.clone()).collect();
+            let first_text = wording::calls_in_order(&first, " → ");
+            return match last {
+                Some(last) if rec.denied_input_differs => {
+                    let after = if first.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" after: {first_text}")
+                    };
+                    Some(format!(
+                        "{tool} with this input fits no step; {} becomes legal{after}.",
+                        last.tool
+                    ))
+                }
+                Some(_) if !first.is_empty() => {
+                    Some(format!("{tool} becomes legal after: {first_text}."))
+                }
+                _ => None,
+            };
+        }
+        // A state's policy refuses it here (a deep-state constraint over a step that allows
+        // it): say who, not that no step leads to it.
+        let neutral = self
+            .chart
+            .neutral
+            .iter()
+            .any(|x| x.names_tool(ev, &self.chart.aliases));
+        match verdict::first_objection(self, snap, ev, neutral) {
+            Some((sid, rule)) => {
+                let label = &self.chart.state(sid).label;
+                let who = wording::state_in_tier(
+                    &format!("\"{label}\""),
+                    label,
+                    &verdict::tier_of(self, sid),
+                );
+                Some(format!("{tool} is not allowed now: {who} {rule}."))
+            }
+            None => Some(format!(
+                "{tool} is not reachable from the current step of \"{}\".",
+                self.chart.name
+            )),
+        }
+    }
+
+    /// The ending the sequence failed in, with its recovery text: what a call there is told.
+    pub(crate) fn ended_in(&self, snap: &Snapshot) -> Option<String> {
+        let st = self.chart.state(snap.failed?);
+        match &st.kind {
+            StateKind::Final {
+                recovery: Some(r), ..
+            } => Some(format!("Ended in \"{}\": {r}", st.label)),
+            _ => None,
+        }
+    }
+
+    /// Who refuses step `n` now, as "\"state\" (tier) rule — description", when an active
+    /// state's policy does. Only plain tool calls can be judged without their input.
+    pub(super) fn refusing(&self, snap: &Snapshot, n: &NextStep) -> Option<(StateId, String)> {
+        let t = &self.chart.transitions[n.transition];
+        let Trigger::Event(p) = &t.trigger else {
+            return None;
+        };
+        let alt = p.alts.first()?;
+        if alt.kind.is_some_and(|k| k != EventKind::Tool) || p.is_glob() || n.tool.contains('(') {
+            return None;
+        }
+        let ev = Event::tool(&n.tool, serde_json::Value::Null);
+        let neutral = self
+            .chart
+            .neutral
+            .iter()
+            .any(|x| x.names_tool(&ev, &self.chart.aliases));
+        verdict::first_objection(self, snap, &ev, neutral).map(|(s, rule)| {
+            let st = self.chart.state(s);
+            let why = st
+                .notes
+                .first()
+                .map(|d| format!(" — {d}"))
+                .unwrap_or_default();
+            let text = format!(
+                "\"{}\" ({}) {rule}{why}",
+                st.label,
+                verdict::tier_of(self, s)
+            );
+            (s, text)
+        })
+    }
+
+    /// Policy recovery texts: the state that denies `denied`, or, with no denied call, every
+    /// active state that has one.
+    pub(super) fn policy_hints(&self, snap: &Snapshot, denied: Option<&Event>) -> Vec<String> {
+        let chart = &self.chart;
+        let mut out: Vec<String> = Vec::new();
+        for &s in &snap.active {
+            let texts: Vec<&String> = match denied {
+                Some(ev) => {
+                    let neutral = chart
+                        .neutral
+                        .iter()
+                        .any(|n| n.names_tool(ev, &chart.aliases));
+                    verdict::objection(self, snap, s, ev, neutral)
+                        .and_then(|o| o.policy.recovery.as_ref())
+                        .into_iter()
+                        .collect()
+                }
+                None => verdict::policies_now(self, snap, s, None)
+                    .filter_map(|p| p.recovery.as_ref())
+                    .collect(),
+            };
+            out.extend(texts.iter().map(|r| self.fill_facts(r, snap)));
+            if denied.is_some() && !out.is_empty() {
+                break;
+            }
+        }
+        out
+    }
+
+    /// Replace `{reader}` in a recovery text with the reader's sampled value.
+    pub fn fill_facts(&self, text: &str, snap: &Snapshot) -> String {
+        let mut out = text.to_string();
+        for r in &self.chart.readers {
+            let key = format!("{{{}}}", r.name);
+            if out.contains(&key) {
+                let v = match snap.facts.get(&r.name) {
+                    Some(serde_json::Value::String(s)) => s.clone(),
+                    Some(serde_json::Value::Null) | None => "?".to_string(),
+                    Some(v) => v.to_string(),
+                };
+                out = out.replace(&key, &v);
+            }
+        }
+        out
+    }
+}

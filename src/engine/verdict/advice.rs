@@ -1,0 +1,109 @@
+//! What a verdict tells the model about where it is: the call as it was made, the current
+//! step, the tier of a refusing state, and the advice (the next call, the way to a denied one).
+
+use crate::engine::event::{Event, EventKind};
+use crate::engine::ir::StateId;
+use crate::engine::machine::Machine;
+use crate::engine::snapshot::Snapshot;
+use crate::engine::wording;
+
+/// The region (tier) a state belongs to: the child of the root that contains it.
+pub(crate) fn tier_of(m: &Machine, id: StateId) -> String {
+    let chart = &m.chart;
+    let mut cur = id;
+    while let Some(p) = chart.state(cur).parent {
+        if p == StateId::ROOT {
+            return chart.state(cur).label.clone();
+        }
+        cur = p;
+    }
+    chart.name.clone()
+}
+
+/// Current step labels for messages.
+pub fn current_label(m: &Machine, snap: &Snapshot) -> String {
+    let labels: Vec<String> = m
+        .atomic_active(snap)
+        .iter()
+        .filter(|s| !m.is_monitor(**s))
+        .map(|s| m.chart.state(*s).label.clone())
+        .collect();
+    if labels.is_empty() {
+        "start".into()
+    } else {
+        labels.join(" ∥ ")
+    }
+}
+
+/// The call as the agent made it, for messages: a skill by its name (`Skill(skill="hope:loop")`),
+/// not the `Skill` tool every skill shares.
+pub(crate) fn called(ev: &Event) -> String {
+    match ev.kind {
+        EventKind::Skill => format!("Skill(skill=\"{}\")", ev.name),
+        _ => ev.claude_tool_name(),
+    }
+}
+
+/// The next call, a sentence naming the path to the denied tool, and how many calls come
+/// before it on that path (only computed for calls the sequence objects to: it searches the
+/// graph).
+pub(super) fn advice(
+    m: &Machine,
+    snap: &Snapshot,
+    ev: &Event,
+) -> (Option<String>, String, Option<usize>) {
+    let tool = called(ev);
+    let recovery = m.recovery(snap, Some(ev));
+    let next = recovery.next.first().map(|n| n.tool.clone());
+    let stuck = recovery
+        .next
+        .first()
+        .is_some_and(|n| n.blocked_by.is_some());
+    // A refused step is not a call to make.
+    let next = next.filter(|_| !stuck);
+    // "First" once, at the head of the path; the call itself closes it, with the input its
+    // step needs when the denied input fits no step.
+    let allowed_as = |last: &str| {
+        if recovery.denied_input_differs {
+            format!("{tool} is allowed only as {last}, not with this input")
+        } else {
+            // The same tool at another stage (its input) reads as that stage; a step bound to
+            // other calls too (`*`, `hope:loop | ExitPlanMode`) names the call that was made.
+            let head = last.split('(').next().unwrap_or(last);
+            let same_tool = head == tool || tool.ends_with(&format!("__{head}"));
+            let shown = if same_tool && last.len() > head.len() {
+                last
+            } else {
+                tool.as_str()
+            };
+            format!("{shown} is allowed")
+        }
+    };
+    let next_text = match (&recovery.path_to_denied, &next) {
+        _ if stuck => recovery.suggestions.first().cloned().unwrap_or_default(),
+        (Some(path), _) if path.len() > 1 => {
+            let first: Vec<String> = path[..path.len() - 1]
+                .iter()
+                .map(|s| s.tool.clone())
+                .collect();
+            format!(
+                "First call {}; after that, {}.",
+                wording::calls_in_order(&first, ", then "),
+                allowed_as(&path[path.len() - 1].tool)
+            )
+        }
+        (Some(path), _) if recovery.denied_input_differs && path.len() == 1 => {
+            format!("Here, {}.", allowed_as(&path[0].tool))
+        }
+        (_, Some(n)) => format!("Next: call {n}."),
+        // At an ending: what the ending says to do.
+        _ => m.ended_in(snap).unwrap_or_default(),
+    };
+    let ahead = recovery
+        .path_to_denied
+        .as_ref()
+        .filter(|_| !stuck && !recovery.denied_input_differs)
+        .map(|p| p.len().saturating_sub(1))
+        .filter(|n| *n > 0);
+    (next, next_text, ahead)
+}
