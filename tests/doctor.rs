@@ -67,7 +67,18 @@ fn a_hook_that_fails_open_is_a_failure() {
 #[test]
 fn the_mcp_server_is_started_and_answers_initialize() {
     let p = Project::new();
-    install(&p, &["--mcp"]);
+    let b = bin();
+    let (code, out, err) = p.seed_with_path(
+        &[
+            "install",
+            "--project",
+            "--mcp",
+            "--bin",
+            b.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{out}{err}");
     let (code, report, text) = doctor(&p);
     assert_eq!(code, 0, "{report}");
     assert_eq!(report["mcp"]["ok"], true, "{report}");
@@ -75,7 +86,13 @@ fn the_mcp_server_is_started_and_answers_initialize() {
     assert!(text.contains("✓ mcp  initialize"), "{text}");
     // A server that cannot start fails the check.
     let (code, _, err) = p.seed_with_path(
-        &["install", "--local", "--mcp", "--bin", "/nonexistent/seed"],
+        &[
+            "install",
+            "--project",
+            "--mcp",
+            "--bin",
+            "/nonexistent/seed",
+        ],
         &[],
     );
     assert_eq!(code, 0, "{err}");
