@@ -20,8 +20,8 @@ use crate::cli;
 
 pub use files::{real_target, replace_file, replace_file_like};
 pub use hooks::{
-    HOOK_EVENTS, MARKER, TIMEOUT_SECS, find_entries, hook_command, is_seed_handler, merge,
-    parse_settings, remove, render, shell_quote,
+    HOOK_EVENTS, Handler, MARKER, TIMEOUT_SECS, find_entries, hook_command, is_seed_handler, merge,
+    parse_settings, remove, render, seed_handlers, shell_quote,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
