@@ -117,6 +117,33 @@ fn add_to_seed_never_overwrites_shadows_or_replaces_a_running_sequence() {
             flow("house_rules"),
             "is this project's active sequence",
         ),
+        // Every rule compares names without case: on macOS's or Windows' file system
+        // `Compound_Intelligence.json` would be the built-in's own file.
+        (
+            "Compound_Intelligence.json",
+            flow("fresh_one"),
+            "`Compound_Intelligence` is a built-in sequence (`compound_intelligence`: names compare without case)",
+        ),
+        (
+            "other.json",
+            flow("WAYPOINT_journey"),
+            "`WAYPOINT_journey` is a built-in sequence",
+        ),
+        (
+            "MINE.json",
+            flow("fresh_two"),
+            "already holds a sequence `MINE` (mine.json)",
+        ),
+        (
+            "Team_Flow.json",
+            flow("fresh_three"),
+            "is the sequence of session 5eed-team",
+        ),
+        (
+            "fresh_four.json",
+            flow("House_Rules"),
+            "is this project's active sequence",
+        ),
     ];
     for (file, proposal, why) in refusals {
         let answer = save(&mut c, file, &proposal);
@@ -240,6 +267,9 @@ fn add_to_seed_refuses_names_the_configuration_mentions() {
             format!("is named in {}", proj.join(".seed.toml").display()),
         ),
         ("next_flow", "is named in".into()),
+        ("Later_Flow", "is named in".into()),
+        ("NEXT_FLOW", "is named in".into()),
+        ("House_Rules", "is this project's active sequence".into()),
         ("tuned", "([overrides.tuned])".into()),
         (
             "user_flow",
