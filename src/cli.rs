@@ -172,7 +172,8 @@ pub struct InstallArgs {
     /// Sequence the hooks should use.
     #[arg(long, value_name = "NAME|PATH")]
     pub sequence: Option<String>,
-    /// Also (un)register `seed mcp` in the project's `.mcp.json`.
+    /// Also (un)register `seed mcp`: in `.mcp.json` with --project; with --user or --local,
+    /// print the `claude mcp` command that does it.
     #[arg(long)]
     pub mcp: bool,
     /// Print the change as a diff and write nothing.

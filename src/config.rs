@@ -8,6 +8,7 @@
 //! user's file.
 
 mod file;
+mod guarded;
 mod trust;
 
 use std::collections::BTreeMap;
@@ -20,6 +21,7 @@ use crate::engine::Chart;
 use crate::engine::ir::{FailMode, OffPathPolicy};
 
 pub use file::{FileConfig, OneOrMany, Override, Parsed, StopConfig, parse_file};
+pub use guarded::MAX_LOCK_WAIT;
 
 pub const PROJECT_FILE: &str = ".seed.toml";
 pub const DEFAULT_INJECT_EVERY: u32 = 10;
@@ -136,9 +138,12 @@ pub struct Config {
     /// `None`: each sequence's own `fail` setting.
     pub fail: Option<FailMode>,
     pub inject_every: u32,
+    /// Print an explicit `allow` for a call the sequence expects (advance); only from the
+    /// user's file or `SEED_EMIT_ALLOW`, never from a project's.
     pub emit_allow: bool,
     pub response_limit: usize,
-    /// How long a hook waits for the session log's lock before it fails (per `fail`).
+    /// How long a hook waits for the session log's lock before it fails (per `fail`), at
+    /// most [`MAX_LOCK_WAIT`].
     pub lock_wait: Duration,
     /// Directory of the project's `.seed.toml`, if one was found.
     pub project_root: Option<PathBuf>,
@@ -146,6 +151,11 @@ pub struct Config {
     pub files: Vec<PathBuf>,
     /// Keys the files hold that this seed does not know, ignored (one line).
     pub warning: Option<String>,
+}
+
+/// A file that was read, with its path.
+fn read_pair<'a>(path: &'a Option<PathBuf>, p: &'a Option<Parsed>) -> guarded::Read<'a> {
+    Some((path.as_deref()?, p.as_ref()?))
 }
 
 fn parse_enum<T: for<'de> Deserialize<'de>>(what: &str, v: &str) -> Result<T, ConfigError> {
@@ -206,16 +216,29 @@ pub fn load(
     let (user, project) = (user?, project?);
     let mut files = Vec::new();
     if user.is_some() {
-        files.extend(user_path);
+        files.extend(user_path.clone());
     }
     if project.is_some() {
         files.extend(project_path.clone());
     }
-    let warnings: Vec<String> = [&user, &project]
+    let mut warnings: Vec<String> = [&user, &project]
         .into_iter()
         .flatten()
         .filter_map(|p| p.warning.clone())
         .collect();
+    // Neither is left to a project's file alone: see `guarded`.
+    let emit_allow = guarded::emit_allow(
+        var("SEED_EMIT_ALLOW").as_deref(),
+        read_pair(&user_path, &user),
+        read_pair(&project_path, &project),
+        &mut warnings,
+    );
+    let lock_wait = guarded::lock_wait(
+        read_pair(&user_path, &user),
+        read_pair(&project_path, &project),
+        crate::store::log::LOCK_WAIT,
+        &mut warnings,
+    );
     let user = user.map(|p| p.config).unwrap_or_default();
     let project = project.map(|p| p.config).unwrap_or_default();
 
@@ -281,15 +304,12 @@ pub fn load(
         flags: flag_layer,
         fail,
         inject_every,
-        emit_allow: project.emit_allow.or(user.emit_allow).unwrap_or(false),
+        emit_allow: emit_allow?,
         response_limit: project
             .response_limit
             .or(user.response_limit)
             .unwrap_or(DEFAULT_RESPONSE_LIMIT),
-        lock_wait: project
-            .lock_wait_ms
-            .or(user.lock_wait_ms)
-            .map_or(crate::store::log::LOCK_WAIT, Duration::from_millis),
+        lock_wait,
         project_root: project_path.and_then(|p| p.parent().map(Path::to_path_buf)),
         files,
         warning: (!warnings.is_empty()).then(|| warnings.join("; ")),

@@ -178,12 +178,20 @@ fn handle(
     known: &mut Known,
     t0: Instant,
 ) -> Result<(Answer, Option<String>), HookError> {
-    let bytes = read_stdin(&mut *inv.stdin)?;
-    let spare = (bytes.len() <= SALVAGE_MAX).then(|| bytes.clone());
-    let parsed = HookInput::parse(bytes, inv.event.as_deref());
+    // The state directory first, so even a payload too large to read is recorded.
     let env_os = |k: &str| (inv.env)(k).map(OsString::from);
     let state = paths::state_dir_with(&env_os).and_then(|s| paths::prepare_state(&s));
     known.state = state.as_ref().ok().cloned();
+    let bytes = match read_stdin(&mut *inv.stdin) {
+        Ok(b) => b,
+        Err(e) => {
+            // Nothing of the payload is known; the configuration still says how to fail.
+            known.fail = configured_fail(inv, None, known.fail);
+            return Err(e);
+        }
+    };
+    let spare = (bytes.len() <= SALVAGE_MAX).then(|| bytes.clone());
+    let parsed = HookInput::parse(bytes, inv.event.as_deref());
     let hook_input = match parsed {
         Ok(h) => h,
         Err(e) => {
@@ -218,6 +226,7 @@ fn handle(
         }
     })?;
     known.fail = cfg.fail_mode();
+    known.lock_wait = Some(cfg.lock_wait);
     let project_dir = cfg
         .project_root
         .clone()
@@ -254,6 +263,57 @@ mod tests {
     impl Read for Panicky {
         fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
             panic!("stdin exploded")
+        }
+    }
+
+    /// A payload over the limit is answered per `fail` (the project's file says how, though
+    /// nothing of the payload is read) and recorded in `errors.jsonl`.
+    #[test]
+    fn a_payload_over_the_limit_is_recorded_and_answered_per_fail() {
+        let home = tempfile::tempdir().unwrap();
+        let project = home.path().join("project");
+        std::fs::create_dir_all(&project).unwrap();
+        let vars = [
+            ("SEED_HOME", home.path().join("state")),
+            ("SEED_CONFIG_DIR", home.path().join("no-user-config")),
+            ("CLAUDE_PROJECT_DIR", project.clone()),
+        ];
+        let env = move |k: &str| {
+            vars.iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.display().to_string())
+        };
+        let run_huge = |env: &dyn Fn(&str) -> Option<String>| {
+            let mut stdin = std::io::repeat(b' ').take(MAX_INPUT_BYTES + 1);
+            run(Invocation {
+                sequence: None,
+                enforcement: None,
+                fail: None,
+                event: Some("PreToolUse".into()),
+                stdin: &mut stdin,
+                env,
+                cwd: None,
+            })
+        };
+        let out = run_huge(&env);
+        assert_eq!((out.exit, out.stdout.as_str()), (0, ""), "fail-open");
+        let line = format!("seed: payload is larger than {MAX_INPUT_BYTES} bytes");
+        assert_eq!(out.stderr.as_deref(), Some(line.as_str()));
+        std::fs::write(project.join(".seed.toml"), "fail = \"closed\"\n").unwrap();
+        let out = run_huge(&env);
+        let v: serde_json::Value = serde_json::from_str(&out.stdout).expect("fail-closed answers");
+        assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
+        let errors =
+            std::fs::read_to_string(home.path().join("state").join("errors.jsonl")).unwrap();
+        let records: Vec<serde_json::Value> = errors
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(records.len(), 2, "{errors}");
+        for (rec, fail) in records.iter().zip(["open", "closed"]) {
+            assert_eq!(rec["error"].as_str(), Some(line.as_str()));
+            assert_eq!(rec["hook"], "PreToolUse");
+            assert_eq!(rec["extra"]["fail"], fail);
         }
     }
 

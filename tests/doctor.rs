@@ -64,10 +64,85 @@ fn a_hook_that_fails_open_is_a_failure() {
     assert_eq!(code, 0, "{report}");
 }
 
+/// Every installed command is run with a payload of its own event, each matcher group too: a
+/// typo in the PostToolUse command's `--sequence` or a flag `seed hook` does not take on Stop
+/// fails exactly that check, and doctor exits 1.
+#[test]
+fn every_installed_command_is_checked_for_its_own_event() {
+    let p = Project::new();
+    install(&p, &["--sequence", "starlog_initialization"]);
+    let path = p.root().join(".claude/settings.local.json");
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let command = |v: &mut Value, event: &str| -> String {
+        v["hooks"][event][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let post =
+        command(&mut v, "PostToolUse").replace("starlog_initialization", "starlog_initialisation");
+    let stop = command(&mut v, "Stop").replace(" hook ", " hook --verbose ");
+    v["hooks"]["PostToolUse"][0]["hooks"][0]["command"] = post.clone().into();
+    v["hooks"]["Stop"][0]["hooks"][0]["command"] = stop.clone().into();
+    // A second seed handler, in a group for Bash only: it is run too.
+    let bash = command(&mut v, "PreToolUse");
+    v["hooks"]["PreToolUse"].as_array_mut().unwrap().push(
+        serde_json::json!({ "matcher": "Bash", "hooks": [{ "type": "command", "command": bash }] }),
+    );
+    std::fs::write(&path, v.to_string()).unwrap();
+
+    let (code, report, text) = doctor(&p);
+    assert_eq!(code, 1, "{report}");
+    let checks = report["checks"].as_array().unwrap();
+    assert_eq!(checks.len(), seed::commands::install::HOOK_EVENTS.len() + 1);
+    let failed: Vec<(&str, &str)> = checks
+        .iter()
+        .filter(|c| c["ok"] == false)
+        .map(|c| {
+            (
+                c["event"].as_str().unwrap(),
+                c["problems"][0].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(failed.len(), 2, "{failed:?}");
+    assert!(
+        failed[0].0 == "PostToolUse" && failed[0].1.contains("starlog_initialisation"),
+        "{failed:?}"
+    );
+    assert!(
+        failed[1].0 == "Stop" && failed[1].1.contains("unknown option `--verbose`"),
+        "{failed:?}"
+    );
+    assert!(
+        checks
+            .iter()
+            .any(|c| c["event"] == "PreToolUse" && c["matcher"] == "Bash" && c["ok"] == true),
+        "{report}"
+    );
+    assert!(text.contains("✗ local PostToolUse [*]"), "{text}");
+    assert!(text.contains(&format!("  {stop}")), "{text}");
+    assert!(
+        text.trim_end().ends_with("doctor: problems found"),
+        "{text}"
+    );
+}
+
 #[test]
 fn the_mcp_server_is_started_and_answers_initialize() {
     let p = Project::new();
-    install(&p, &["--mcp"]);
+    let b = bin();
+    let (code, out, err) = p.seed_with_path(
+        &[
+            "install",
+            "--project",
+            "--mcp",
+            "--bin",
+            b.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{out}{err}");
     let (code, report, text) = doctor(&p);
     assert_eq!(code, 0, "{report}");
     assert_eq!(report["mcp"]["ok"], true, "{report}");
@@ -75,7 +150,13 @@ fn the_mcp_server_is_started_and_answers_initialize() {
     assert!(text.contains("✓ mcp  initialize"), "{text}");
     // A server that cannot start fails the check.
     let (code, _, err) = p.seed_with_path(
-        &["install", "--local", "--mcp", "--bin", "/nonexistent/seed"],
+        &[
+            "install",
+            "--project",
+            "--mcp",
+            "--bin",
+            "/nonexistent/seed",
+        ],
         &[],
     );
     assert_eq!(code, 0, "{err}");
@@ -114,7 +195,10 @@ fn an_enabled_plugin_counts_as_installed() {
         (report["installed"].clone(), report["plugin"].clone()),
         (Value::Bool(true), Value::Bool(true))
     );
-    assert_eq!(report["checks"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        report["checks"].as_array().unwrap().len(),
+        seed::commands::install::HOOK_EVENTS.len()
+    );
 }
 
 /// Every file under `dir` with its content (directories as `/`), for before/after checks.
@@ -147,6 +231,8 @@ fn doctor_uses_the_real_state_directory_and_leaves_it_as_it_was() {
     std::fs::create_dir_all(state.join("sessions/real-session")).unwrap();
     std::fs::write(state.join("sessions/real-session/log.jsonl"), "{}\n").unwrap();
     std::fs::write(state.join("allowed_tools.seed"), "SomeoneElse\n").unwrap();
+    // seed 000's tool history: the canned PostToolUse runs append to it, and their lines go.
+    std::fs::write(state.join("state.log"), "t0\treal-session\tRead\tok\n").unwrap();
     let before = tree(&state);
     let (code, out, err) = p.seed_with_env(&["doctor", "--json"], &[], &[("SEED_HOME", &state)]);
     assert_eq!(code, 0, "{out}{err}");

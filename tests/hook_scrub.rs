@@ -222,3 +222,40 @@ fn a_huge_session_id_is_refused() {
         assert!(text.len() < 4096, "{path} is {} bytes", text.len());
     }
 }
+
+/// Secrets that hide in the call itself: a token glued to an MCP tool's name, a password given
+/// as a command's flag, docker's `auth`. None reaches a file or the answer; a port given with
+/// the same flag to another command is kept.
+#[test]
+fn secrets_in_the_way_a_tool_is_called_are_redacted() {
+    let s = Sandbox::new();
+    let token = "github_pat_11ABCDEFG0abcdefghijklmnopqrstuvwxyz0123";
+    let calls = [
+        json!({ "tool_name": format!("mcp__x__{token}"), "tool_input": {} }),
+        json!({ "tool_name": "Bash", "tool_input": {
+            "command": "mysql -u root -pHunter2zz app; sshpass -p Hunter3zz ssh -p 2222 db" } }),
+        json!({ "tool_name": "Write", "tool_input": { "file_path": "/home/dev/.docker/config.json",
+            "content": "{\"auths\":{\"r\":{\"auth\":\"Ym9iOkh1bnRlcjR6eg==\"}}}" } }),
+    ];
+    for call in &calls {
+        let r = s.hook(
+            &["--sequence", "starlog_initialization"],
+            payload("PreToolUse", "s-calls", call.clone()),
+        );
+        for secret in [&token[11..], "Hunter2zz", "Hunter3zz", "Ym9iOkh1bnRlcjR6eg"] {
+            assert!(
+                !r.stdout.contains(secret),
+                "{secret} answered: {}",
+                r.stdout
+            );
+        }
+    }
+    let log = std::fs::read_to_string(s.session_dir("s-calls").join("log.jsonl")).unwrap();
+    for (path, text) in files(&s.home()) {
+        for secret in [&token[11..], "Hunter2zz", "Hunter3zz", "Ym9iOkh1bnRlcjR6eg"] {
+            assert!(!text.contains(secret), "{secret} in {path}");
+        }
+    }
+    assert!(log.contains("mcp__x__[REDACTED]"), "{log}");
+    assert!(log.contains("ssh -p 2222 db"), "the port is kept: {log}");
+}

@@ -169,7 +169,11 @@ fn local_scope_and_doctor() {
     let report: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(report["ok"], true);
     let checks = report["checks"].as_array().unwrap();
-    assert_eq!(checks.len(), 3, "{out}");
+    assert_eq!(
+        checks.len(),
+        seed::commands::install::HOOK_EVENTS.len(),
+        "every installed command: {out}"
+    );
     assert!(
         checks
             .iter()

@@ -70,45 +70,46 @@ fn a_symlinked_settings_file_is_written_through_and_stays_a_link() {
 #[test]
 fn an_unparseable_mcp_json_stops_the_whole_install() {
     let p = Project::new();
-    let settings = p.root().join(".claude/settings.local.json");
+    let settings = p.root().join(".claude/settings.json");
     std::fs::write(&settings, "{}\n").unwrap();
     std::fs::write(p.root().join(".mcp.json"), "{\"mcpServers\": {,}}\n").unwrap();
-    let (code, out, err) = p.seed_with_path(&["install", "--local", "--mcp"], &[]);
+    let (code, out, err) = p.seed_with_path(&["install", "--project", "--mcp"], &[]);
     assert_eq!(code, 1, "{out}");
     assert!(
         err.contains(".mcp.json:1:") && err.contains("left untouched"),
         "{err}"
     );
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), "{}\n");
-    assert!(
-        !p.root()
-            .join(".claude/settings.local.json.seed-backup")
-            .exists()
-    );
+    assert!(!p.root().join(".claude/settings.json.seed-backup").exists());
     // A foreign `seed` server is refused the same way.
     std::fs::write(
         p.root().join(".mcp.json"),
         "{\"mcpServers\": {\"seed\": {\"command\": \"other\"}}}\n",
     )
     .unwrap();
-    let (code, _, err) = p.seed_with_path(&["install", "--local", "--mcp"], &[]);
+    let (code, _, err) = p.seed_with_path(&["install", "--project", "--mcp"], &[]);
     assert_eq!(code, 1);
     assert!(err.contains("not seed's"), "{err}");
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), "{}\n");
     // A good one: both written.
     std::fs::write(p.root().join(".mcp.json"), "{}\n").unwrap();
-    assert_eq!(p.seed_with_path(&["install", "--local", "--mcp"], &[]).0, 0);
+    assert_eq!(
+        p.seed_with_path(&["install", "--project", "--mcp"], &[]).0,
+        0
+    );
     assert_eq!(p.json(".mcp.json")["mcpServers"]["seed"]["command"], "seed");
-    assert!(!commands(&p.json(".claude/settings.local.json")).is_empty());
+    assert!(!commands(&p.json(".claude/settings.json")).is_empty());
 }
 
 /// Every scope, with and without `--bin`: the hooks and the MCP server start seed the same
-/// way — `seed` from PATH unless `--bin` pins one.
+/// way — `seed` from PATH unless `--bin` pins one. The project's server goes in its
+/// `.mcp.json`; a user's or local server lives in Claude Code's own `~/.claude.json`, so seed
+/// prints the `claude mcp add` command for it and writes no `.mcp.json`.
 #[test]
 fn hooks_and_mcp_server_use_the_same_command() {
     for scope in ["--local", "--user", "--project"] {
         let p = Project::new();
-        let (code, _, err) = p.seed_with_path(&["install", scope, "--mcp"], &[]);
+        let (code, out, err) = p.seed_with_path(&["install", scope, "--mcp"], &[]);
         assert_eq!(code, 0, "{scope}: {err}");
         let settings = match scope {
             "--local" => p.json(".claude/settings.local.json"),
@@ -118,8 +119,6 @@ fn hooks_and_mcp_server_use_the_same_command() {
             )
             .unwrap(),
         };
-        let mcp = p.json(".mcp.json")["mcpServers"]["seed"]["command"].clone();
-        assert_eq!(mcp, "seed", "{scope}");
         assert!(
             commands(&settings)
                 .iter()
@@ -129,16 +128,27 @@ fn hooks_and_mcp_server_use_the_same_command() {
         );
         // No `seed` on PATH: said once, on stderr.
         assert!(err.contains("`seed` is not on PATH"), "{scope}: {err}");
+        let server = |out: &str| match scope {
+            "--project" => p.json(".mcp.json")["mcpServers"]["seed"]["command"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+            _ => {
+                assert!(!p.root().join(".mcp.json").exists(), "{scope}");
+                let add = format!("\n  claude mcp add --scope {} seed -- ", &scope[2..]);
+                let at = out.find(&add).unwrap_or_else(|| panic!("{scope}: {out}"));
+                let line = out[at + add.len()..].lines().next().unwrap();
+                line.strip_suffix(" mcp").unwrap_or(line).to_string()
+            }
+        };
+        assert_eq!(server(&out), "seed", "{scope}");
 
-        let (code, _, err) = p.seed_with_path(
+        let (code, out, err) = p.seed_with_path(
             &["install", scope, "--mcp", "--bin", "/opt/seed/bin/seed"],
             &[],
         );
         assert_eq!(code, 0, "{scope}: {err}");
-        assert_eq!(
-            p.json(".mcp.json")["mcpServers"]["seed"]["command"],
-            "/opt/seed/bin/seed"
-        );
+        assert_eq!(server(&out), "/opt/seed/bin/seed", "{scope}");
         assert!(!err.contains("PATH"), "{err}");
     }
 }

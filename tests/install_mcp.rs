@@ -59,13 +59,13 @@ fn the_server_speaks_of_the_sequence_the_hooks_enforce() {
         &p,
         &[
             "install",
-            "--local",
+            "--project",
             "--mcp",
             "--sequence",
             "starlog_initialization",
         ],
     );
-    let hooks = seed_commands(&p.json(".claude/settings.local.json"));
+    let hooks = seed_commands(&p.json(".claude/settings.json"));
     assert!(
         hooks
             .iter()
@@ -87,7 +87,7 @@ fn the_server_speaks_of_the_sequence_the_hooks_enforce() {
     assert!(what.contains("Do next: call mcp__starlog__check"), "{what}");
 
     // Reinstalled without a sequence: neither face names one.
-    ok(&p, &["install", "--local", "--mcp"]);
+    ok(&p, &["install", "--project", "--mcp"]);
     let entry = p.json(".mcp.json")["mcpServers"]["seed"].clone();
     assert_eq!(entry["args"], json!(["mcp"]));
     let mut c = start_entry(&entry, &home);
@@ -100,7 +100,7 @@ fn the_server_speaks_of_the_sequence_the_hooks_enforce() {
 #[test]
 fn backups_keep_the_original_through_reinstall_and_uninstall() {
     let p = Project::new();
-    let settings = p.root().join(".claude/settings.local.json");
+    let settings = p.root().join(".claude/settings.json");
     let mcp = p.root().join(".mcp.json");
     let settings_original = "{\n  \"model\": \"opus\"\n}\n";
     let mcp_original = "{\"mcpServers\": {\"github\": {\"command\": \"gh-mcp\"}}}\n";
@@ -115,7 +115,7 @@ fn backups_keep_the_original_through_reinstall_and_uninstall() {
         &p,
         &[
             "install",
-            "--local",
+            "--project",
             "--mcp",
             "--sequence",
             "waypoint_journey",
@@ -126,7 +126,7 @@ fn backups_keep_the_original_through_reinstall_and_uninstall() {
         &p,
         &[
             "install",
-            "--local",
+            "--project",
             "--mcp",
             "--sequence",
             "giint_workflow",
@@ -138,7 +138,7 @@ fn backups_keep_the_original_through_reinstall_and_uninstall() {
         "the reinstall did change the files"
     );
     originals("after a reinstall with another sequence");
-    ok(&p, &["uninstall", "--local", "--mcp"]);
+    ok(&p, &["uninstall", "--project", "--mcp"]);
     originals("after the uninstall");
     assert_eq!(
         parse(&settings),
@@ -152,26 +152,25 @@ fn backups_keep_the_original_through_reinstall_and_uninstall() {
     // Your edits after the uninstall are yours: the next install backs them up.
     let edited = "{\"model\": \"sonnet\"}\n";
     std::fs::write(&settings, edited).unwrap();
-    ok(&p, &["install", "--local"]);
+    ok(&p, &["install", "--project"]);
     assert_eq!(read(&backup(&settings)), edited);
 }
 
-/// A file that already holds seed's entries and has no backup (an older seed wrote it) is
-/// backed up once; from then on that backup stays.
+/// A file that already holds seed's entries and has no backup (an older seed, or a teammate's
+/// install, wrote it) is seed's own version, never backed up: a backup is your file as it was
+/// without seed.
 #[test]
-fn a_file_seed_already_changed_is_backed_up_once() {
+fn a_file_seed_already_changed_is_never_backed_up() {
     let p = Project::new();
     let mcp = p.root().join(".mcp.json");
     let seeded = "{\"mcpServers\": {\"seed\": {\"command\": \"/old/seed\", \"args\": [\"mcp\"], \"env\": {\"SEED_MANAGED\": \"1\"}}}}\n";
     std::fs::write(&mcp, seeded).unwrap();
-    ok(&p, &["install", "--local", "--mcp"]);
-    assert_eq!(read(&backup(&mcp)), seeded);
-    ok(&p, &["install", "--local", "--mcp", "--sequence", "hope"]);
-    assert_eq!(
-        read(&backup(&mcp)),
-        seeded,
-        "not replaced by seed's newer version"
-    );
+    ok(&p, &["install", "--project", "--mcp"]);
+    ok(&p, &["install", "--project", "--mcp", "--sequence", "hope"]);
+    assert!(!backup(&mcp).exists());
+    // Nothing but seed's server was ever in it: the uninstall removes the file.
+    ok(&p, &["uninstall", "--project", "--mcp"]);
+    assert!(!mcp.exists());
 }
 
 #[test]
@@ -179,7 +178,7 @@ fn uninstall_mcp_removes_seeds_server_and_nothing_else() {
     let p = Project::new();
     let mcp = p.root().join(".mcp.json");
     // No `.mcp.json`: nothing to remove, and no file is created.
-    let out = ok(&p, &["uninstall", "--local", "--mcp"]);
+    let out = ok(&p, &["uninstall", "--project", "--mcp"]);
     assert!(out.contains("no change"), "{out}");
     assert!(!mcp.exists());
 
@@ -189,16 +188,16 @@ fn uninstall_mcp_removes_seeds_server_and_nothing_else() {
         json!({"mcpServers": {"github": theirs}, "other": 1}).to_string(),
     )
     .unwrap();
-    ok(&p, &["install", "--local", "--mcp"]);
+    ok(&p, &["install", "--project", "--mcp"]);
     let installed = parse(&mcp);
     assert_eq!(installed["mcpServers"]["github"], theirs);
     assert_eq!(installed["mcpServers"]["seed"]["env"]["SEED_MANAGED"], "1");
 
-    let dry = ok(&p, &["uninstall", "--local", "--mcp", "--dry-run"]);
+    let dry = ok(&p, &["uninstall", "--project", "--mcp", "--dry-run"]);
     assert!(dry.contains("-    \"seed\": {"), "{dry}");
     assert_eq!(parse(&mcp), installed, "a dry run writes nothing");
 
-    let out = ok(&p, &["uninstall", "--local", "--mcp"]);
+    let out = ok(&p, &["uninstall", "--project", "--mcp"]);
     assert!(
         out.contains(&format!("removed seed's MCP server from {}", mcp.display())),
         "{out}"
@@ -208,13 +207,13 @@ fn uninstall_mcp_removes_seeds_server_and_nothing_else() {
         json!({"mcpServers": {"github": theirs}, "other": 1})
     );
     assert!(
-        seed_commands(&p.json(".claude/settings.local.json")).is_empty(),
-        "the hooks went too"
+        !p.root().join(".claude/settings.json").exists(),
+        "the hooks went too, with the settings file seed created for them"
     );
     // A server of yours called `seed` is never removed.
     let yours = json!({"mcpServers": {"seed": {"command": "my-seed"}}});
     std::fs::write(&mcp, yours.to_string()).unwrap();
-    let out = ok(&p, &["uninstall", "--local", "--mcp"]);
+    let out = ok(&p, &["uninstall", "--project", "--mcp"]);
     assert!(out.contains("no change"), "{out}");
     assert_eq!(parse(&mcp), yours);
 }

@@ -79,9 +79,15 @@ fn how_do_i_sections_match_like_tools_and_group_under_their_server() {
     .unwrap();
     let mut c = Client::start(home.path(), None);
 
+    // The section leads, as written; the step of the sequence follows it.
     for spelling in ["starlog.orient", "mcp__starlog__orient", "STARLOG.ORIENT"] {
         let answer = c.call("how_do_i", json!({ "component": spelling }));
-        assert_eq!(text(&answer), "Read the registry first.", "{spelling}");
+        let t = text(&answer);
+        assert!(
+            t.starts_with("Read the registry first.\n\"starlog.orient\" is a step of"),
+            "{spelling}: {t}"
+        );
+        assert_eq!(structured(&answer)["source"], "file+sequence", "{spelling}");
     }
     let server = c.call("how_do_i", json!({"component": "starlog"}));
     let t = text(&server);
@@ -100,7 +106,7 @@ fn how_do_i_says_which_source_answered() {
     hook_call(home.path(), "mcp__seed__who_am_i", "toolu_1");
     std::fs::write(
         home.path().join("how_do_i.seed"),
-        "## carton\nAdd concepts.\n\n## starlog.fly\nPick a flight.\n",
+        "## deploy\nAsk first.\n\n## carton\nAdd concepts.\n\n## starlog.fly\nPick a flight.\n",
     )
     .unwrap();
     let mut c = Client::start(home.path(), Some(SESSION));
@@ -108,7 +114,12 @@ fn how_do_i_says_which_source_answered() {
         let answer = c.call("how_do_i", json!({ "component": component }));
         structured(&answer)["source"].clone()
     };
-    assert_eq!(source(&mut c, "carton"), "file", "a section alone");
+    assert_eq!(source(&mut c, "deploy"), "file", "a section alone");
+    assert_eq!(
+        source(&mut c, "carton"),
+        "file+session",
+        "a section and the server's steps"
+    );
     assert_eq!(source(&mut c, "starlog.orient"), "session", "a step alone");
     assert_eq!(
         source(&mut c, "starlog"),
@@ -120,6 +131,49 @@ fn how_do_i_says_which_source_answered() {
         "session",
         "the known components"
     );
+}
+
+/// A section never hides the other sources: `## starlog` comes with the starlog steps of the
+/// sequence, and `## seed` or `## seed.status` with seed's own tools, each source listed.
+#[test]
+fn how_do_i_combines_a_section_with_the_steps_and_seeds_tools() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(
+        home.path().join("how_do_i.seed"),
+        "## starlog\nThe registry lives in ~/.starlog.\n\n## seed.status\nRun it after every step.\n",
+    )
+    .unwrap();
+    let mut c = Client::start_with(
+        home.path(),
+        None,
+        &[("SEED_SEQUENCE", Some("starlog_initialization"))],
+    );
+    let starlog = c.call("how_do_i", json!({"component": "starlog"}));
+    let t = text(&starlog);
+    assert!(
+        t.starts_with("The registry lives in ~/.starlog.\n\"starlog\" in \"starlog_initialization\": 3 step(s)."),
+        "{t}"
+    );
+    assert!(t.contains("\"starlog.orient\" is a step of"), "{t}");
+    let st = structured(&starlog);
+    assert_eq!(st["source"], "file+sequence", "{st}");
+    assert_eq!(st["sections"], json!(["starlog"]));
+    assert_eq!(
+        st["steps"],
+        json!(["starlog.check", "starlog.orient", "starlog.init_project"])
+    );
+
+    let status = c.call("how_do_i", json!({"component": "mcp__seed__status"}));
+    let t = text(&status);
+    assert!(
+        t.starts_with("Run it after every step.\n`mcp__seed__status` is seed's own tool `status`"),
+        "{t}"
+    );
+    assert_eq!(structured(&status)["source"], "file+seed");
+    let seed = c.call("how_do_i", json!({"component": "seed"}));
+    assert_eq!(structured(&seed)["source"], "file+seed", "{seed}");
+    assert!(text(&seed).contains("## seed.status\nRun it after every step."));
+    assert_eq!(structured(&seed)["seed_tools"].as_array().unwrap().len(), 8);
 }
 
 /// seed's own tools are components too, in every spelling the agent may use: what the tool does

@@ -1,14 +1,16 @@
 //! `seed doctor`: checks the installation end to end. It finds seed's entries in the Claude
-//! Code settings files (or an enabled seed plugin), runs canned payloads through the installed
-//! commands in the project against the real state directory (the one the hook will use, under
-//! a throwaway session `seed-doctor-<pid>` whose files are removed afterwards, even on
-//! failure), validates each reply's shape,
-//! reads what seed said on stderr, and reports the latency; with seed's server in `.mcp.json`
-//! it starts it and times `initialize`. Any problem, or no installation at all, exits 1.
+//! Code settings files (or an enabled seed plugin), runs a canned payload of its event through
+//! every installed command (each event, each matcher group) in the project, against the real
+//! state directory (the one the hook will use, under a throwaway session `seed-doctor-<pid>`
+//! whose files are removed afterwards, even on failure), checks each reply's shape for its
+//! event, reads what seed said on stderr, and reports each command's result and latency; with
+//! seed's server in `.mcp.json` it starts it and times `initialize`. Any problem, or no
+//! installation at all, exits 1.
 
 mod footprint;
 mod mcp;
 mod probe;
+mod shape;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -16,10 +18,11 @@ use std::process::ExitCode;
 use serde_json::{Value, json};
 
 use super::CmdResult;
-use super::install::{self, Scope};
+use super::install::{self, Handler, Scope};
 use crate::cli;
 
-pub use probe::{check_reply, check_stderr};
+pub use probe::check_stderr;
+pub use shape::check_reply;
 
 /// Whether a settings value enables a plugin named `seed` (`enabledPlugins: {"seed@…": true}`).
 fn enables_seed_plugin(v: &Value) -> bool {
@@ -31,26 +34,31 @@ fn enables_seed_plugin(v: &Value) -> bool {
         })
 }
 
-/// Run every canned event that `command` is installed for and note the results.
-fn probe(
-    checks: &mut Vec<Value>,
-    scope: &str,
-    event: &str,
-    command: &str,
-    session: &str,
-    project: &Path,
-) -> bool {
-    let Some(payload) = probe::canned(event, session, project) else {
-        return true;
-    };
-    let r = probe::run_command(command, &payload, project);
-    let mut problems = check_reply(event, r.exit, &r.stdout);
+/// Run one installed handler on a canned payload of its event and note the result.
+fn probe(checks: &mut Vec<Value>, scope: &str, h: &Handler, session: &str, project: &Path) -> bool {
+    let payload = probe::canned(&h.event, h.matcher.as_deref(), session, project);
+    let r = probe::run_command(&h.command, &payload, project);
+    let mut problems = check_reply(&h.event, r.exit, &r.stdout);
     problems.extend(check_stderr(&r.stderr));
     let ok = problems.is_empty();
-    checks.push(json!({ "scope": scope, "event": event, "command": command,
-        "ms": (r.ms * 100.0).round() / 100.0, "ok": ok, "problems": problems,
-        "stdout": r.stdout.trim(), "stderr": r.stderr.trim() }));
+    checks.push(
+        json!({ "scope": scope, "event": h.event, "matcher": h.matcher,
+        "command": h.command, "ms": (r.ms * 100.0).round() / 100.0, "ok": ok,
+        "problems": problems, "stdout": r.stdout.trim(), "stderr": r.stderr.trim() }),
+    );
     ok
+}
+
+/// A handler running `command` for `event` in a group that sees every call.
+fn handler(event: &str, command: String) -> Handler {
+    let tools = install::HOOK_EVENTS
+        .iter()
+        .any(|(e, matcher)| *e == event && *matcher);
+    Handler {
+        event: event.to_string(),
+        matcher: tools.then(|| "*".to_string()),
+        command,
+    }
 }
 
 pub fn run(args: cli::JsonArg) -> CmdResult {
@@ -85,8 +93,8 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
             }
         };
         plugin |= enables_seed_plugin(&settings);
-        let entries = install::find_entries(&settings);
-        let events: Vec<&str> = entries.iter().map(|(e, _)| e.as_str()).collect();
+        let entries = install::seed_handlers(&settings);
+        let events: Vec<&str> = entries.iter().map(|h| h.event.as_str()).collect();
         let missing: Vec<&str> = install::HOOK_EVENTS
             .iter()
             .map(|(e, _)| *e)
@@ -95,16 +103,18 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
         files.push(
             json!({ "scope": name, "path": path, "entries": entries.len(), "missing": missing }),
         );
-        for (event, command) in &entries {
-            ok &= probe(&mut checks, name, event, command, &session, &project);
+        // Every handler, each event and each matcher group: a typo in any one command (a
+        // sequence that does not exist, a flag `seed hook` does not take) fails the check.
+        for h in &entries {
+            ok &= probe(&mut checks, name, h, &session, &project);
         }
     }
     let in_settings = files.iter().any(|f| f["entries"].as_u64().unwrap_or(0) > 0);
     if !in_settings && plugin {
-        // The plugin's hooks/hooks.json runs `seed hook EVENT` from PATH.
-        for event in ["SessionStart", "UserPromptSubmit", "PreToolUse"] {
-            let command = format!("seed hook {event}");
-            ok &= probe(&mut checks, "plugin", event, &command, &session, &project);
+        // The plugin's hooks/hooks.json runs `seed hook EVENT` from PATH for every event.
+        for (event, _) in install::HOOK_EVENTS {
+            let h = handler(event, format!("seed hook {event}"));
+            ok &= probe(&mut checks, "plugin", &h, &session, &project);
         }
     }
     let installed = in_settings || plugin;
@@ -116,14 +126,8 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
             "{} hook PreToolUse",
             install::shell_quote(&exe.display().to_string())
         );
-        probe(
-            &mut checks,
-            "self",
-            "PreToolUse",
-            &command,
-            &session,
-            &project,
-        );
+        let h = handler("PreToolUse", command);
+        probe(&mut checks, "self", &h, &session, &project);
     }
     let mcp = mcp::check(&project);
     if let Some(m) = &mcp {
@@ -171,10 +175,13 @@ fn print_text(r: &Value) -> std::io::Result<()> {
     }
     for c in list(&r["checks"]) {
         let mark = if c["ok"] == true { "✓" } else { "✗" };
+        let event = match c["matcher"].as_str() {
+            Some(m) => format!("{} [{m}]", s(&c["event"])),
+            None => s(&c["event"]),
+        };
         outln!(
-            "{mark} {} {:<18} {:>7.2} ms  {}",
+            "{mark} {} {event:<22} {:>7.2} ms  {}",
             s(&c["scope"]),
-            s(&c["event"]),
             c["ms"].as_f64().unwrap_or(0.0),
             s(&c["command"])
         )?;
@@ -188,7 +195,7 @@ fn print_text(r: &Value) -> std::io::Result<()> {
     if let Some(m) = r.get("mcp").filter(|m| !m.is_null()) {
         let mark = if m["ok"] == true { "✓" } else { "✗" };
         outln!(
-            "{mark} mcp  {:<18} {:>7.2} ms  {} {}",
+            "{mark} mcp  {:<22} {:>7.2} ms  {} {}",
             "initialize",
             m["ms"].as_f64().unwrap_or(0.0),
             s(&m["command"]),

@@ -1,9 +1,11 @@
 //! `seed install` / `seed uninstall`: merge seed's hook entries into a Claude Code settings
-//! file (and with `--mcp` its server into `.mcp.json`), idempotently. seed's handlers are
-//! tagged with a shell comment (`# seed-managed`) so they can be found again; every other key
-//! and hook is kept; a file that does not parse is refused and left untouched; your file as it
-//! was before seed changed it is kept as `<file>.seed-backup`. Every file is prepared first and
-//! written only when all of them can be: an install is whole or not at all.
+//! file (and with `--project --mcp` its server into `.mcp.json`; other scopes get the `claude
+//! mcp` command printed), idempotently. seed's handlers are tagged with a shell comment
+//! (`# seed-managed`) so they can be found again; every other key and hook is kept; a file
+//! that does not parse is refused and left untouched; your file as it was before seed changed
+//! it is kept as `<file>.seed-backup`, and a file seed made is removed again when nothing else
+//! was put in it. Every file is prepared first and written only when all of them can be: an
+//! install is whole or not at all.
 
 mod files;
 mod hooks;
@@ -18,8 +20,8 @@ use crate::cli;
 
 pub use files::{real_target, replace_file, replace_file_like};
 pub use hooks::{
-    HOOK_EVENTS, MARKER, TIMEOUT_SECS, find_entries, hook_command, is_seed_handler, merge,
-    parse_settings, remove, render, shell_quote,
+    HOOK_EVENTS, Handler, MARKER, TIMEOUT_SECS, find_entries, hook_command, is_seed_handler, merge,
+    parse_settings, remove, render, seed_handlers, shell_quote,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,19 +131,30 @@ struct Change {
     changed: bool,
     /// Keep the old text as `<file>.seed-backup` (see `wants_backup`).
     backup: bool,
+    /// Remove the file instead of writing it (see `seeds_own_file`).
+    delete: bool,
 }
 
 fn backup_path(path: &Path) -> PathBuf {
     PathBuf::from(format!("{}.seed-backup", path.display()))
 }
 
-/// The backup keeps your file as it was before seed changed it: it is written when the file
-/// holds none of seed's entries (your own version), or when there is no backup yet. A file
-/// that already holds seed's entries is seed's own version: backing it up over an existing
-/// backup (a second install, an uninstall) would lose your original.
-fn wants_backup(path: &Path, old: Option<&Value>, holds_seed: impl Fn(&Value) -> bool) -> bool {
-    let exists = std::fs::symlink_metadata(backup_path(path)).is_ok();
-    old.is_some_and(|v| !holds_seed(v) || !exists)
+/// The backup keeps your file as it was before seed changed it: it is written only when the
+/// file holds none of seed's entries (your own version). A file that already holds seed's
+/// entries is seed's own version, never a backup: written over an existing backup (a second
+/// install, an uninstall) it would lose your original, and without one it is no original.
+fn wants_backup(old: Option<&Value>, holds_seed: impl Fn(&Value) -> bool) -> bool {
+    old.is_some_and(|v| !holds_seed(v))
+}
+
+/// Whether an uninstall that leaves `{}` should remove the file: it is seed's own when seed
+/// never saw a version of it without its entries, which is when there is no backup (a file
+/// seed created has none, since there was nothing to keep). A link (a dotfiles repository) is
+/// yours whatever it holds, and is kept.
+fn seeds_own_file(path: &Path, left: &Value) -> bool {
+    let regular = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file());
+    let backup = std::fs::symlink_metadata(backup_path(path)).is_ok();
+    regular && !backup && left.as_object().is_some_and(serde_json::Map::is_empty)
 }
 
 pub fn run(args: cli::InstallArgs, uninstall: bool) -> CmdResult {
@@ -159,7 +172,14 @@ pub fn run(args: cli::InstallArgs, uninstall: bool) -> CmdResult {
             merge(v, &bin, sequence)
         }
     })?];
-    if args.mcp {
+    // Claude Code keeps a user's or local MCP server in its own `~/.claude.json`, which it
+    // rewrites while it runs: seed says how to add it rather than write a file it would race
+    // with, or the project's shared `.mcp.json`, which is not that scope.
+    let mcp_note = args
+        .mcp
+        .then(|| super::install_mcp::scope_note(scope, &bin, sequence, uninstall))
+        .flatten();
+    if args.mcp && mcp_note.is_none() {
         let mcp_path = project_root().join(".mcp.json");
         let holds_server = super::install_mcp::has_seed_server;
         changes.push(prepare(
@@ -180,6 +200,9 @@ pub fn run(args: cli::InstallArgs, uninstall: bool) -> CmdResult {
         for c in &changes {
             show(c)?;
         }
+        if let Some(note) = &mcp_note {
+            outln!("{note}")?;
+        }
         return Ok(ExitCode::SUCCESS);
     }
     if !uninstall && let Some(note) = path_note(&bin) {
@@ -198,6 +221,9 @@ pub fn run(args: cli::InstallArgs, uninstall: bool) -> CmdResult {
             return Err(e);
         }
         written.push(c);
+    }
+    if let Some(note) = &mcp_note {
+        outln!("{note}")?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -218,8 +244,9 @@ fn prepare(
     };
     let current = parse_settings(path, old.as_deref().unwrap_or(""))?;
     let before = current.clone();
-    let backup = wants_backup(path, old.as_ref().map(|_| &before), holds_seed);
+    let backup = wants_backup(old.as_ref().map(|_| &before), holds_seed);
     let new_value = change(current).map_err(|e| format!("{}: {e}", path.display()))?;
+    let delete = uninstall && old.is_some() && seeds_own_file(path, &new_value);
     let new_text = if uninstall && old.is_none() {
         String::new()
     } else {
@@ -237,6 +264,7 @@ fn prepare(
         new_text,
         changed,
         backup,
+        delete: delete && changed,
     })
 }
 
@@ -245,6 +273,9 @@ fn show(c: &Change) -> std::io::Result<()> {
     let shown = c.path.display().to_string();
     if !c.changed {
         return outln!("no change: {shown} is already as seed wants it");
+    }
+    if c.delete {
+        return outln!("remove {shown}: it holds nothing but seed's {}", c.what);
     }
     let old_text = c.old.clone().unwrap_or_default();
     let diff = similar::TextDiff::from_lines(&old_text, &c.new_text);
@@ -259,6 +290,11 @@ fn commit(c: &Change, uninstall: bool) -> Result<(), super::CmdError> {
     let shown = c.path.display().to_string();
     if !c.changed {
         outln!("no change: {shown} is already as seed wants it")?;
+        return Ok(());
+    }
+    if c.delete {
+        std::fs::remove_file(&c.path).map_err(|e| format!("{shown}: cannot remove: {e}"))?;
+        outln!("removed {shown}: it held nothing but seed's {}", c.what)?;
         return Ok(());
     }
     if let Some(o) = c.old.as_ref().filter(|_| c.backup) {

@@ -78,6 +78,38 @@ pub fn remove(mut root: Value) -> (Value, usize) {
     (root, removed)
 }
 
+/// With `--user` or `--local`, where the server lives is not a file seed writes: Claude Code
+/// keeps both scopes in its own `~/.claude.json` (user: top-level `mcpServers`; local: the
+/// project's entry under `projects`), which it rewrites itself while it runs. The note says
+/// so and gives the exact `claude mcp` command. `None`: the project scope, whose `.mcp.json`
+/// seed writes.
+pub fn scope_note(
+    scope: super::install::Scope,
+    bin: &str,
+    sequence: Option<&str>,
+    uninstall: bool,
+) -> Option<String> {
+    use super::install::{Scope, shell_quote};
+    let flag = match scope {
+        Scope::Project => return None,
+        Scope::User => "user",
+        Scope::Local => "local",
+    };
+    if uninstall {
+        return Some(format!(
+            "seed's MCP server for --{flag} is in Claude Code's ~/.claude.json, which seed does not edit; remove it with:\n  claude mcp remove --scope {flag} {SERVER}"
+        ));
+    }
+    let words: Vec<String> = std::iter::once(bin.to_string())
+        .chain(server_args(sequence))
+        .map(|w| shell_quote(&w))
+        .collect();
+    Some(format!(
+        "seed's MCP server for --{flag} goes in Claude Code's ~/.claude.json, which seed does not edit; add it with:\n  claude mcp add --scope {flag} {SERVER} -- {}",
+        words.join(" ")
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

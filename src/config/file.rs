@@ -103,6 +103,18 @@ impl FileConfig {
 pub struct Parsed {
     pub config: FileConfig,
     pub warning: Option<String>,
+    /// Where each top-level key is written (`path:line:col`), for a message about one setting.
+    pub at: BTreeMap<String, String>,
+}
+
+impl Parsed {
+    /// `path:line:col` of the top-level `key`, else the file itself.
+    pub fn place_of(&self, path: &Path, key: &str) -> String {
+        self.at
+            .get(key)
+            .cloned()
+            .unwrap_or_else(|| format!("{}:1:1", path.display()))
+    }
 }
 
 fn position(path: &Path, text: &str, offset: usize) -> String {
@@ -204,6 +216,14 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Parsed, ConfigError> {
         )
     });
     let fail = salvage_fail(&doc);
+    let at = doc
+        .get_ref()
+        .iter()
+        .map(|(k, _)| {
+            let place = position(path, text, k.span().start);
+            (k.get_ref().to_string(), place)
+        })
+        .collect();
     let mut cfg =
         FileConfig::deserialize(toml::de::Deserializer::from(doc)).map_err(|e| ConfigError {
             message: error_at(path, text, &e),
@@ -226,6 +246,7 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Parsed, ConfigError> {
     Ok(Parsed {
         config: cfg,
         warning,
+        at,
     })
 }
 

@@ -6,7 +6,8 @@ use serde_json::{Map, Value, json};
 
 use super::Loaded;
 use crate::config::Config;
-use crate::engine::{Decision, Event, Phase, Snapshot, StepReport, Verdict};
+use crate::engine::ir::Enforcement;
+use crate::engine::{Decision, Event, Phase, Snapshot, StepReport, Verdict, VerdictKind};
 use crate::protocol::{Answer, HookInput, output};
 use crate::store::redact::{Cut, MAX_FIELD, scrub_value};
 use crate::store::sessions::SessionMeta;
@@ -75,19 +76,39 @@ pub fn scrub_verdict(v: &mut Verdict, cuts: &mut Vec<Cut>) {
     }
 }
 
-/// The answer a verdict calls for on this event (guidance comes separately).
+/// Whether every sequence actively expects the call: it moves each one on (advance), in a
+/// mode that enforces or advises, with nothing to warn about. Only such a call may be
+/// answered with an explicit `allow` (`emit_allow`), which skips the user's own permission
+/// prompt: a call a sequence merely lets through (neutral, off the path, observed) is the
+/// user's to approve, as it would be without seed.
+pub fn expected(reports: &[StepReport]) -> bool {
+    !reports.is_empty()
+        && reports.iter().all(|r| {
+            r.verdict.as_ref().is_some_and(|v| {
+                v.kind == VerdictKind::Advance
+                    && v.decision == Decision::Allow
+                    && v.mode != Enforcement::Observe
+                    && v.warning.is_none()
+            })
+        })
+}
+
+/// The answer a verdict calls for on this event (guidance comes separately). `expected`:
+/// see [`expected`].
 pub fn respond(
     h: &HookInput,
     phase: Option<Phase>,
     verdict: Option<&Verdict>,
     cfg: &Config,
+    expected: bool,
 ) -> Answer {
     let Some(v) = verdict else {
         return Answer::none();
     };
     match (phase, h.event.as_str()) {
         (Some(Phase::Gate), "PreToolUse") => {
-            output::pre_tool_use(v.decision, &v.reason, v.warning.as_deref(), cfg.emit_allow)
+            let emit_allow = cfg.emit_allow && expected;
+            output::pre_tool_use(v.decision, &v.reason, v.warning.as_deref(), emit_allow)
         }
         (Some(Phase::Stop), _) if v.decision == Decision::Block && !h.stop_hook_active => {
             output::stop_block(&v.reason)

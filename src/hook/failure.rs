@@ -18,9 +18,10 @@ use crate::store::record::Record;
 use crate::store::redact::{MAX_FIELD, scrub_str};
 use crate::store::{log, paths};
 
-/// How long a failure record waits for a log's lock: the hook may have failed because the
-/// session log stayed locked, and the answer must not wait much longer for it.
-const FAILURE_LOCK_WAIT: Duration = Duration::from_secs(1);
+/// The least a failure record waits for `errors.jsonl`, even when the hook's wait is used up:
+/// hooks that failed together (a session log locked past everyone's wait) append there at
+/// once, each holding the lock for one write.
+const ERRORS_LOG_GRACE: Duration = Duration::from_millis(50);
 
 /// Payloads up to this size are kept aside while parsing, to learn the event and session
 /// from one the parser refuses (a missing `session_id`). Real payloads are a few KB; the
@@ -38,6 +39,9 @@ pub struct Known {
     /// The payload's `cwd`, to find the project's configuration.
     pub cwd: Option<String>,
     pub fail: FailMode,
+    /// The configured `lock_wait_ms` (`None`: not read yet, the default): the whole hook,
+    /// failure record included, answers within it.
+    pub lock_wait: Option<Duration>,
 }
 
 /// The few fields worth learning from a payload seed could not use.
@@ -99,15 +103,23 @@ pub fn failure(known: &Known, err: &HookError, t0: Instant) -> Outcome {
         rec.ms = Some(ms_since(t0));
         rec.extra =
             json!({ "fail": if known.fail == FailMode::Closed { "closed" } else { "open" } });
-        let append = |path: std::path::PathBuf| {
-            log::append_once_within(&path, &rec, FAILURE_LOCK_WAIT).is_ok()
+        // What is left of the hook's wait: a hook that failed because the session log stayed
+        // locked has used it up, and must answer now, not after another wait.
+        let left = || {
+            known
+                .lock_wait
+                .unwrap_or(log::LOCK_WAIT)
+                .saturating_sub(t0.elapsed())
+        };
+        let append = |path: std::path::PathBuf, wait: Duration| {
+            log::append_once_within(&path, &rec, wait).is_ok()
         };
         let written = known.session.as_ref().is_some_and(|s| {
             paths::ensure_dir_in(state, &paths::session_dir(state, s)).is_ok()
-                && append(paths::session_log(state, s))
+                && append(paths::session_log(state, s), left())
         });
         if !written {
-            append(paths::errors_log(state));
+            append(paths::errors_log(state), left().max(ERRORS_LOG_GRACE));
         }
     }
     let answer = match (known.fail, &known.event) {
@@ -220,6 +232,44 @@ mod tests {
                 .is_some_and(|e| e.contains("index out of bounds"))
         );
         assert_eq!(k.session.as_deref(), Some("s1"));
+    }
+
+    /// A hook that failed because the session log stayed locked has used up its wait: the
+    /// failure record goes to `errors.jsonl` at once, not after another wait for the log.
+    #[test]
+    fn the_failure_record_waits_only_what_is_left_of_the_hooks_wait() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = paths::prepare_state(dir.path()).unwrap();
+        paths::ensure_dir_in(&state, &paths::session_dir(&state, "s1")).unwrap();
+        let log_path = paths::session_log(&state, "s1");
+        let holder = paths::open_append(&log_path).unwrap();
+        holder.lock().unwrap();
+        let wait = Duration::from_millis(400);
+        let k = Known {
+            state: Some(state.clone()),
+            session: Some("s1".into()),
+            lock_wait: Some(wait),
+            ..known(FailMode::Closed)
+        };
+        let spent = Instant::now().checked_sub(wait).unwrap();
+        let t = Instant::now();
+        let out = failure(&k, &HookError::Arguments("locked".into()), spent);
+        let took = t.elapsed();
+        assert!(took < Duration::from_millis(300), "{took:?}");
+        let v: Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
+        let errors = std::fs::read_to_string(paths::errors_log(&state)).unwrap();
+        let rec: Value = serde_json::from_str(errors.trim()).unwrap();
+        assert_eq!(
+            (rec["session"].as_str(), rec["error"].as_str()),
+            (Some("s1"), Some("seed: locked"))
+        );
+        // With time left, the record waits for the session log as long as that.
+        drop(holder);
+        let out = failure(&k, &HookError::Arguments("later".into()), Instant::now());
+        assert!(out.stderr.is_some());
+        let log = std::fs::read_to_string(&log_path).unwrap();
+        assert!(log.contains("seed: later"), "{log}");
     }
 
     #[test]

@@ -80,6 +80,7 @@ pub(super) fn step_and_record(
         normalized.as_ref().map(|n| n.phase),
         verdict.as_ref(),
         cfg,
+        answer::expected(&reports),
     );
     if answer.is_empty()
         && let Some(text) = answer::guidance(h, loaded, &snaps, &mut meta, cfg.inject_every)

@@ -202,19 +202,34 @@ fn save(
     Ok(saved)
 }
 
+/// Whether two sequence names are one on a file system that ignores case (macOS's and
+/// Windows' defaults): `Compound_Intelligence.json` would be `compound_intelligence.json`.
+fn same_name(a: &str, b: &str) -> bool {
+    a == b || a.to_lowercase() == b.to_lowercase()
+}
+
 /// Why a sequence called `name` may not be added: a saved file would shadow or stand beside a
-/// sequence of that name, and the agent could replace the very sequence that guides it.
+/// sequence of that name, and the agent could replace the very sequence that guides it. Names
+/// compare without case in every rule, as such a file system would.
 fn taken(ctx: &McpContext, state: &Path, dir: &Path, name: &str) -> Option<String> {
-    if dialects::builtin_names().iter().any(|b| b == name) {
+    if let Some(b) = dialects::builtin_names()
+        .iter()
+        .find(|b| same_name(b, name))
+    {
+        let spelt = match b == name {
+            true => String::new(),
+            false => format!(" (`{b}`: names compare without case)"),
+        };
         return Some(format!(
-            "`{name}` is a built-in sequence; a saved file would shadow it (choose another name)"
+            "`{name}` is a built-in sequence{spelt}; a saved file would shadow it (choose another name)"
         ));
     }
     let same_stem = std::fs::read_dir(dir).ok().and_then(|rd| {
         rd.flatten().map(|e| e.file_name()).find(|f| {
             Path::new(f)
                 .file_stem()
-                .is_some_and(|s| s.to_str() == Some(name))
+                .and_then(|s| s.to_str())
+                .is_some_and(|s| same_name(s, name))
         })
     });
     if let Some(f) = same_stem {
@@ -224,7 +239,7 @@ fn taken(ctx: &McpContext, state: &Path, dir: &Path, name: &str) -> Option<Strin
             f.to_string_lossy()
         ));
     }
-    let active = |n: &str| n == name;
+    let active = |n: &str| same_name(n, name);
     let configured = ctx
         .sequence
         .clone()
@@ -234,7 +249,7 @@ fn taken(ctx: &McpContext, state: &Path, dir: &Path, name: &str) -> Option<Strin
         Ok(m) => {
             if let Some((_, place)) = m
                 .iter()
-                .find(|(n, _)| n == name && configured.as_deref() != Some(name))
+                .find(|(n, _)| active(n) && !configured.as_deref().is_some_and(active))
             {
                 return Some(format!(
                     "`{name}` is named in {place}; a saved file would become that sequence (choose another name)"

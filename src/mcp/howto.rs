@@ -113,15 +113,14 @@ fn seed_help(tools: &[&str], plugins: &BTreeMap<String, String>) -> String {
 }
 
 /// `at`: the sequence and where the session stands (suggested calls are spelled as its calls
-/// showed them).
+/// showed them). Every source that knows the component answers, in this order: the
+/// `how_do_i.seed` sections named exactly so (their text as written), the steps (exact
+/// matches, else every step under a server or composite), sections under it, seed's own tools.
 pub fn answer(at: Option<(&Machine, &Snapshot)>, sections: &[Section], component: &str) -> Answer {
     let m = at.map(|(m, _)| m);
     let plugins = at.map(|(_, s)| s.plugins.clone()).unwrap_or_default();
     let describe_step = |m: &Machine, st: &State| describe_step(m, &plugins, st);
     let want = normalize(component);
-    if let Some(s) = sections.iter().find(|s| normalize(&s.heading) == want) {
-        return found(component, s.body.clone(), &[], std::slice::from_ref(s), &[]);
-    }
     let own = seed_tools(&want);
     let matched: Vec<(&State, Match)> = m
         .map(|m| {
@@ -135,28 +134,35 @@ pub fn answer(at: Option<(&Machine, &Snapshot)>, sections: &[Section], component
         .filter(|(_, k)| *k == Match::Exact)
         .map(|(s, _)| *s)
         .collect();
-    if let (Some(m), false) = (m, exact.is_empty()) {
-        let mut text: Vec<String> = exact.iter().map(|s| describe_step(m, s)).collect();
-        text.extend((!own.is_empty()).then(|| seed_help(&own, &plugins)));
-        return found(component, text.join("\n"), &exact, &[], &own);
-    }
-    let under: Vec<&State> = matched.iter().map(|(s, _)| *s).collect();
-    let under_sections: Vec<Section> = sections
-        .iter()
-        .filter(|s| compare(&s.heading, &want) == Some(Match::Under))
-        .cloned()
-        .collect();
-    if under.is_empty() && under_sections.is_empty() && own.is_empty() {
+    let steps_found: Vec<&State> = match exact.is_empty() {
+        false => exact.clone(),
+        true => matched.iter().map(|(s, _)| *s).collect(),
+    };
+    let by = |kind: Match| -> Vec<Section> {
+        sections
+            .iter()
+            .filter(|s| compare(&s.heading, &want) == Some(kind))
+            .cloned()
+            .collect()
+    };
+    let (exact_sections, under_sections) = (by(Match::Exact), by(Match::Under));
+    if steps_found.is_empty()
+        && exact_sections.is_empty()
+        && under_sections.is_empty()
+        && own.is_empty()
+    {
         return unknown(m, sections, component);
     }
-    let mut parts = Vec::new();
-    if let Some(m) = m.filter(|_| !under.is_empty()) {
-        parts.push(format!(
-            "\"{component}\" in \"{}\": {} step(s).",
-            m.chart.name,
-            under.len()
-        ));
-        parts.extend(under.iter().map(|s| describe_step(m, s)));
+    let mut parts: Vec<String> = exact_sections.iter().map(|s| s.body.clone()).collect();
+    if let Some(m) = m.filter(|_| !steps_found.is_empty()) {
+        if exact.is_empty() {
+            parts.push(format!(
+                "\"{component}\" in \"{}\": {} step(s).",
+                m.chart.name,
+                steps_found.len()
+            ));
+        }
+        parts.extend(steps_found.iter().map(|s| describe_step(m, s)));
     }
     parts.extend(
         under_sections
@@ -166,7 +172,14 @@ pub fn answer(at: Option<(&Machine, &Snapshot)>, sections: &[Section], component
     if !own.is_empty() {
         parts.push(seed_help(&own, &plugins));
     }
-    found(component, parts.join("\n"), &under, &under_sections, &own)
+    let all_sections: Vec<Section> = exact_sections.into_iter().chain(under_sections).collect();
+    found(
+        component,
+        parts.join("\n"),
+        &steps_found,
+        &all_sections,
+        &own,
+    )
 }
 
 fn found(

@@ -4,9 +4,10 @@
 //! and each scanner here is one linear pass.
 //!
 //! This file finds secrets by their shape; `assignments` finds them by the name they are
-//! given.
+//! given, and `commands` as the password flags of known commands.
 
 mod assignments;
+mod commands;
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
@@ -16,33 +17,44 @@ use memchr::memmem::{FindIter, Finder};
 use assignments::assignment_spans;
 pub(crate) use assignments::sensitive_key;
 
-/// Token shapes: prefix, minimum length after it, and whether `-` is part of the token.
-const PREFIXES: &[(&str, usize, bool)] = &[
-    ("sk-ant-", 20, true),
-    ("sk-proj-", 20, true),
-    ("sk-", 20, true),
-    ("ghp_", 30, false),
-    ("gho_", 30, false),
-    ("ghu_", 30, false),
-    ("ghs_", 30, false),
-    ("ghr_", 30, false),
-    ("github_pat_", 30, false),
-    ("glpat-", 20, true),
-    ("xoxb-", 10, true),
-    ("xoxp-", 10, true),
-    ("xoxa-", 10, true),
-    ("xoxs-", 10, true),
-    ("AKIA", 16, false),
-    ("ASIA", 16, false),
-    ("AIza", 30, true),
-    ("npm_", 30, false),
-    ("hf_", 30, false),
+/// Where a token may start.
+#[derive(Clone, Copy, PartialEq)]
+enum Start {
+    /// After a boundary: a short prefix (`sk-`, `hf_`) also ends ordinary words (`task-…`).
+    Word,
+    /// Anywhere: a long, distinctive prefix is a token even right after `_` or a letter
+    /// (`mcp__x__github_pat_11…` in a tool name).
+    Anywhere,
+}
+
+/// Token shapes: prefix, minimum length after it, whether `-` is part of the token, and where
+/// it may start.
+const PREFIXES: &[(&str, usize, bool, Start)] = &[
+    ("sk-ant-", 20, true, Start::Anywhere),
+    ("sk-proj-", 20, true, Start::Anywhere),
+    ("sk-", 20, true, Start::Word),
+    ("ghp_", 30, false, Start::Anywhere),
+    ("gho_", 30, false, Start::Anywhere),
+    ("ghu_", 30, false, Start::Anywhere),
+    ("ghs_", 30, false, Start::Anywhere),
+    ("ghr_", 30, false, Start::Anywhere),
+    ("github_pat_", 30, false, Start::Anywhere),
+    ("glpat-", 20, true, Start::Anywhere),
+    ("xoxb-", 10, true, Start::Anywhere),
+    ("xoxp-", 10, true, Start::Anywhere),
+    ("xoxa-", 10, true, Start::Anywhere),
+    ("xoxs-", 10, true, Start::Anywhere),
+    ("AKIA", 16, false, Start::Word),
+    ("ASIA", 16, false, Start::Word),
+    ("AIza", 30, true, Start::Word),
+    ("npm_", 30, false, Start::Word),
+    ("hf_", 30, false, Start::Word),
     // Stripe: secret and restricted keys, live and test, and webhook signing secrets.
-    ("sk_live_", 16, false),
-    ("sk_test_", 16, false),
-    ("rk_live_", 16, false),
-    ("rk_test_", 16, false),
-    ("whsec_", 24, false),
+    ("sk_live_", 16, false, Start::Word),
+    ("sk_test_", 16, false, Start::Word),
+    ("rk_live_", 16, false, Start::Word),
+    ("rk_test_", 16, false, Start::Word),
+    ("whsec_", 24, false, Start::Word),
 ];
 
 const HEADER_WORDS: &[&str] = &["Authorization", "authorization", "AUTHORIZATION"];
@@ -62,6 +74,7 @@ static FINDERS: LazyLock<HashMap<&'static str, Finder<'static>>> = LazyLock::new
         .map(|p| p.0)
         .chain(HEADER_WORDS.iter().copied())
         .chain(BEARER_WORDS.iter().copied())
+        .chain(commands::names())
         .chain(fixed)
         .map(|n| (n, Finder::new(n.as_bytes())))
         .collect()
@@ -79,9 +92,9 @@ pub(crate) fn secret_spans(s: &str) -> Vec<(usize, usize)> {
     let b = s.as_bytes();
     let mut spans = Vec::new();
     let boundary = |at: usize| at == 0 || !token_char(b[at - 1], true);
-    for &(prefix, min, dash) in PREFIXES {
+    for &(prefix, min, dash, starts) in PREFIXES {
         for at in find_all(s, prefix) {
-            if !boundary(at) {
+            if starts == Start::Word && !boundary(at) {
                 continue;
             }
             let start = at + prefix.len();
@@ -90,7 +103,11 @@ pub(crate) fn secret_spans(s: &str) -> Vec<(usize, usize)> {
                     .iter()
                     .take_while(|c| token_char(**c, dash))
                     .count();
-            if end - start >= min {
+            // Glued to a word (`task-proj-…`), a token must also look random: long, with a
+            // digit, as real keys are.
+            let glued = !boundary(at);
+            let long_enough = end - start >= if glued { min.max(30) } else { min };
+            if long_enough && (!glued || b[start..end].iter().any(u8::is_ascii_digit)) {
                 spans.push((at, end));
             }
         }
@@ -162,6 +179,7 @@ pub(crate) fn secret_spans(s: &str) -> Vec<(usize, usize)> {
         spans.push((at, end));
     }
     assignment_spans(s, &mut spans);
+    commands::command_flag_spans(s, &mut spans);
     url_credential_spans(s, &mut spans);
     aws_secret_spans(s, &mut spans);
     spans
@@ -293,3 +311,7 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "secrets/cases_tests.rs"]
+mod cases_tests;

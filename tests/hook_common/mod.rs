@@ -12,6 +12,7 @@ pub const LEAKY: &[&str] = &[
     "SEED_SEQUENCE",
     "SEED_FAIL",
     "SEED_ENFORCEMENT",
+    "SEED_EMIT_ALLOW",
     "SEED_OFF_PATH",
     "SEED_INJECT_EVERY",
     "SEED_CONFIG_DIR",

@@ -14,6 +14,7 @@ const LEAKY: &[&str] = &[
     "SEED_SEQUENCE",
     "SEED_FAIL",
     "SEED_ENFORCEMENT",
+    "SEED_EMIT_ALLOW",
     "SEED_CONFIG_DIR",
     "CLAUDE_CONFIG_DIR",
     "CLAUDE_CODE_SESSION_ID",

@@ -15,6 +15,8 @@ pub struct Footprint {
     dirs: Vec<(PathBuf, bool)>,
     cache_entries: BTreeSet<PathBuf>,
     allowed: Saved,
+    /// Whether `state.log` was there: doctor's lines are taken out of it afterwards.
+    state_log_there: bool,
 }
 
 /// How `allowed_tools.seed` was before the runs.
@@ -62,6 +64,7 @@ impl Footprint {
         Footprint {
             cache_entries: listing(&cache),
             allowed: save(&compat::allowed_tools_path(&state)),
+            state_log_there: std::fs::symlink_metadata(compat::state_log_path(&state)).is_ok(),
             dirs,
             session: session.to_string(),
             state,
@@ -86,6 +89,35 @@ impl Footprint {
             _ => {}
         }
     }
+
+    /// Take the throwaway session's lines out of `state.log` (its PostToolUse runs append
+    /// one each), in place under the lock hooks append with, so a line a real hook adds
+    /// meanwhile is kept; a file only doctor wrote is removed.
+    fn restore_state_log(&self) -> std::io::Result<()> {
+        use std::io::{Read, Seek, Write};
+        let path = compat::state_log_path(&self.state);
+        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+            return Ok(());
+        }
+        let mut f = paths::open_append(&path)?;
+        crate::store::log::lock_within(&f, &path, crate::store::log::LOCK_WAIT)?;
+        let mut text = String::new();
+        f.seek(std::io::SeekFrom::Start(0))?;
+        f.read_to_string(&mut text)?;
+        let mark = format!("\t{}\t", self.session);
+        let kept: String = text
+            .split_inclusive('\n')
+            .filter(|l| !l.contains(&mark))
+            .collect();
+        if kept.len() == text.len() {
+            return Ok(());
+        }
+        if kept.is_empty() && !self.state_log_there {
+            return std::fs::remove_file(&path);
+        }
+        f.set_len(0)?;
+        f.write_all(kept.as_bytes())
+    }
 }
 
 impl Drop for Footprint {
@@ -97,6 +129,7 @@ impl Drop for Footprint {
             let _ = std::fs::remove_file(entry);
         }
         self.restore_allowed();
+        let _ = self.restore_state_log();
         // Directories seed created for the runs, only when nothing else has appeared in them.
         for (dir, there) in self.dirs.iter().rev() {
             if !there {

@@ -1,6 +1,6 @@
-//! Running an installed hook command as Claude Code would: a canned payload on stdin, in the
-//! project, with the environment (and so the state directory) the hook will use; then what its
-//! reply and stderr say.
+//! Running an installed hook command as Claude Code would: a canned payload for its event on
+//! stdin, in the project, with the environment (and so the state directory) the hook will
+//! use; then what its stderr says (the reply's shape is `shape`'s).
 
 use std::io::Write;
 use std::path::Path;
@@ -9,57 +9,58 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
-/// Canned payloads per event (a neutral call, a prompt).
-pub fn canned(event: &str, session: &str, cwd: &Path) -> Option<Value> {
-    let mut v = json!({ "session_id": session, "transcript_path": "", "cwd": cwd, "hook_event_name": event });
-    match event {
-        "PreToolUse" => {
-            v["tool_name"] = json!("Read");
-            v["tool_input"] = json!({ "file_path": "/dev/null" });
-            v["tool_use_id"] = json!("toolu_doctor");
-        }
-        "UserPromptSubmit" => v["prompt"] = json!("seed doctor check"),
-        "SessionStart" => v["source"] = json!("startup"),
-        _ => return None,
-    }
-    Some(v)
+/// The tool a canned tool event names: one the group's matcher selects when it is a plain
+/// name or a list of them (`Bash`, `Edit|Write`), else `Read`.
+fn tool_for(matcher: Option<&str>) -> &str {
+    let plain =
+        |t: &&str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    matcher
+        .and_then(|m| m.split('|').next())
+        .filter(plain)
+        .unwrap_or("Read")
 }
 
-/// Problems with a reply, per the protocol (empty: valid).
-pub fn check_reply(event: &str, exit: Option<i32>, stdout: &str) -> Vec<String> {
-    let mut problems = Vec::new();
-    if exit != Some(0) {
-        problems.push(format!("exit code {exit:?}, expected 0"));
-    }
-    let out = stdout.trim();
-    if out.is_empty() {
-        return problems;
-    }
-    let Ok(v) = serde_json::from_str::<Value>(out) else {
-        problems.push("stdout is not one JSON object".into());
-        return problems;
+/// A canned payload for `event`, as Claude Code sends it: a neutral tool call, a prompt, a
+/// start, a stop, a subagent… An event seed does not install for gets the common fields.
+pub fn canned(event: &str, matcher: Option<&str>, session: &str, cwd: &Path) -> Value {
+    let mut v = json!({ "session_id": session, "transcript_path": "", "cwd": cwd,
+        "permission_mode": "default", "hook_event_name": event });
+    let tool = tool_for(matcher);
+    let input = match tool {
+        "Read" => json!({ "file_path": "/dev/null" }),
+        _ => json!({}),
     };
-    if !v.is_object() {
-        problems.push("stdout JSON is not an object".into());
-    }
-    if let Some(spec) = v.get("hookSpecificOutput") {
-        if spec.get("hookEventName").and_then(Value::as_str) != Some(event) {
-            problems.push(format!(
-                "hookSpecificOutput.hookEventName is not \"{event}\""
-            ));
+    let mut set = |k: &str, x: Value| v[k] = x;
+    match event {
+        "PreToolUse" | "PostToolUse" | "PostToolUseFailure" => {
+            set("tool_name", json!(tool));
+            set("tool_input", input);
+            set("tool_use_id", json!("toolu_doctor"));
+            match event {
+                "PostToolUse" => set("tool_response", json!({ "content": "" })),
+                "PostToolUseFailure" => set("error", json!("seed doctor: a canned failure")),
+                _ => {}
+            }
         }
-        if let Some(d) = spec.get("permissionDecision")
-            && !matches!(d.as_str(), Some("allow" | "deny" | "ask"))
-        {
-            problems.push(format!("permissionDecision {d} is not allow/deny/ask"));
+        "UserPromptSubmit" => set("prompt", json!("seed doctor check")),
+        "SessionStart" => set("source", json!("startup")),
+        "Stop" => set("stop_hook_active", json!(false)),
+        "SubagentStart" | "SubagentStop" => {
+            set("agent_id", json!("seed-doctor-agent"));
+            set("agent_type", json!("general-purpose"));
+            if event == "SubagentStop" {
+                set("agent_transcript_path", json!(""));
+                set("stop_hook_active", json!(false));
+            }
         }
+        "PreCompact" => {
+            set("trigger", json!("manual"));
+            set("custom_instructions", json!(""));
+        }
+        "SessionEnd" => set("reason", json!("other")),
+        _ => {}
     }
-    if let Some(d) = v.get("decision")
-        && !matches!(d.as_str(), Some("block" | "approve"))
-    {
-        problems.push(format!("decision {d} is not block/approve"));
-    }
-    problems
+    v
 }
 
 /// Errors seed reported on stderr. A hook that fails answers exit 0 with nothing on stdout

@@ -174,14 +174,24 @@ pub fn remove(settings: Value) -> Result<(Value, usize), String> {
     Ok((Value::Object(root), removed))
 }
 
-/// seed's entries in a settings value: (event, command).
-pub fn find_entries(settings: &Value) -> Vec<(String, String)> {
+/// One of seed's handlers in a settings value: the event, its group's matcher (`None`: the
+/// group has none) and the command.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Handler {
+    pub event: String,
+    pub matcher: Option<String>,
+    pub command: String,
+}
+
+/// seed's handlers in a settings value, every event and every matcher group.
+pub fn seed_handlers(settings: &Value) -> Vec<Handler> {
     let mut out = Vec::new();
     let Some(hooks) = settings.get("hooks").and_then(Value::as_object) else {
         return out;
     };
     for (event, list) in hooks {
         for g in list.as_array().into_iter().flatten() {
+            let matcher = g.get("matcher").and_then(Value::as_str).map(String::from);
             for h in g
                 .get("hooks")
                 .and_then(Value::as_array)
@@ -191,12 +201,24 @@ pub fn find_entries(settings: &Value) -> Vec<(String, String)> {
                 if is_seed_handler(h)
                     && let Some(c) = h.get("command").and_then(Value::as_str)
                 {
-                    out.push((event.clone(), c.to_string()));
+                    out.push(Handler {
+                        event: event.clone(),
+                        matcher: matcher.clone(),
+                        command: c.to_string(),
+                    });
                 }
             }
         }
     }
     out
+}
+
+/// seed's entries in a settings value: (event, command).
+pub fn find_entries(settings: &Value) -> Vec<(String, String)> {
+    seed_handlers(settings)
+        .into_iter()
+        .map(|h| (h.event, h.command))
+        .collect()
 }
 
 /// Parse a settings file's text: empty means `{}`; anything unparseable is refused.

@@ -2,7 +2,8 @@
 //! `"api_key": "…"`, `--token …`), whatever the value looks like.
 
 /// Names whose values are secrets whatever they look like (`_`, `-` and case ignored):
-/// `api_key`, `DB_PASSWORD`, `client-secret`, `x-auth-token`…
+/// `api_key`, `DB_PASSWORD`, `client-secret`, `x-auth-token`, Azure's `AccountKey`,
+/// `MYSQL_PWD` (but not the shell's `PWD` or `OLDPWD`), docker's `auth`…
 pub(crate) fn sensitive_key(key: &str) -> bool {
     const SUFFIXES: &[&str] = &[
         "token",
@@ -11,6 +12,7 @@ pub(crate) fn sensitive_key(key: &str) -> bool {
         "passwd",
         "apikey",
         "accesskey",
+        "accountkey",
         "secretkey",
         "privatekey",
         "credentials",
@@ -25,7 +27,17 @@ pub(crate) fn sensitive_key(key: &str) -> bool {
     };
     let ends_with = |suffix: &str| folded().take(suffix.len()).eq(suffix.bytes().rev());
     let is = |word: &str| folded().eq(word.bytes().rev());
-    SUFFIXES.iter().any(|s| ends_with(s)) || is("authorization") || is("cookie")
+    SUFFIXES.iter().any(|s| ends_with(s))
+        || (ends_with("pwd") && !is("pwd") && !is("oldpwd"))
+        || is("authorization")
+        || is("cookie")
+        || is("auth")
+}
+
+/// A name too common in prose to take an unquoted value after it (`auth: required`): only a
+/// quoted one counts (docker's `"auth": "dXNlcjpwYXNz"`).
+fn quoted_only(key: &str) -> bool {
+    key.eq_ignore_ascii_case("auth")
 }
 
 fn word_char(b: u8) -> bool {
@@ -67,7 +79,7 @@ pub(super) fn assignment_spans(s: &str, spans: &mut Vec<(usize, usize)>) {
             i += 1;
         }
         let word = &s[start..i];
-        if word.len() < 5 || !sensitive_key(word) {
+        if (word.len() < 5 && !quoted_only(word)) || !sensitive_key(word) {
             continue;
         }
         let flag = word.starts_with("--");
@@ -104,7 +116,7 @@ pub(super) fn assignment_spans(s: &str, spans: &mut Vec<(usize, usize)>) {
         let end = value_end(b, j, quote);
         // Unquoted values shorter than 4 are prose ("password: is required"), and a flag's
         // value cannot be another flag.
-        let plausible = quote.is_some() || end - j >= 4;
+        let plausible = quote.is_some() || (end - j >= 4 && !quoted_only(word));
         if end > j
             && plausible
             && !matches!(b[j], b'$' | b'-')
