@@ -147,87 +147,104 @@ fn evaluate_sets_a_flag_through_a_choice_after_the_actions_before_it() {
 }
 
 /// The activity (tool call pattern) of an outside-world consequence.
-fn activity(cons: &str) -> Pattern {
+/// A consequence, the pattern its node waits for, the call as shown, and a call that is that step.
+type Case<'a> = (&'a str, &'a str, Option<&'a str>, (&'a str, Value));
+
+fn activity(cons: &str) -> (Pattern, Option<String>) {
     let nodes = format!(
         "  a:\n    type: action\n    actions:\n{}\n    on_success: done",
         indent(&format!("- {}", cons.replace('\n', "\n  ")), 6)
     );
     let loaded = load(&wf("a", &nodes));
-    loaded
-        .chart
-        .state(loaded.chart.find("a").unwrap())
-        .activity
-        .clone()
-        .unwrap()
+    let st = loaded.chart.state(loaded.chart.find("a").unwrap());
+    (st.activity.clone().unwrap(), st.call.clone())
 }
 
 #[test]
 fn outside_world_consequences_become_the_tool_call_the_agent_makes() {
     let config = json!({"file_path": "/home/u/corpus/data/config.yaml"});
-    let cases: Vec<(&str, &str, (&str, Value))> = vec![
+    // The consequence; the pattern its node waits for; the call as shown (`next`, recovery,
+    // views); a call that is that step.
+    let cases: Vec<Case> = vec![
         (
             "type: read_config\nstore_as: config",
             "Read(/file_path=*/data/config.yaml)",
+            Some(r#"Read(file_path="data/config.yaml")"#),
             ("Read", config.clone()),
         ),
         (
             "type: write_config_entry\npath: sources\nvalue: x",
             "Write(/file_path=*/data/config.yaml)|Edit(/file_path=*/data/config.yaml)",
+            Some(r#"Edit(file_path="data/config.yaml")"#),
             ("Edit", config.clone()),
         ),
         (
             "type: add_source\nspec: {id: a}",
             "Write(/file_path=*/data/config.yaml)|Edit(/file_path=*/data/config.yaml)",
+            Some(r#"Edit(file_path="data/config.yaml")"#),
             ("Write", config.clone()),
         ),
         (
             "type: update_source\nid: a",
             "Write(/file_path=*/data/config.yaml)|Edit(/file_path=*/data/config.yaml)",
+            Some(r#"Edit(file_path="data/config.yaml")"#),
             ("Edit", config),
         ),
         (
             "type: write_file",
             "Write|Edit",
+            None,
             ("Write", json!({"file_path": "/anything"})),
         ),
         (
             "type: cache_web_content\npath: data/web/a.md",
             "Write(/file_path=*/data/web/a.md)|Edit(/file_path=*/data/web/a.md)",
+            Some(r#"Write(file_path="data/web/a.md")"#),
             ("Write", json!({"file_path": "/c/data/web/a.md"})),
         ),
         (
             "type: create_directory\npath: .source",
-            "Bash(/command=*mkdir *)",
+            "Bash(/command=*mkdir *.source*)",
+            Some(r#"Bash(command="mkdir -p .source")"#),
             ("Bash", json!({"command": "mkdir -p .source"})),
         ),
         (
             "type: clone_repo\nurl: u\ndest: d\nbranch: main\ndepth: 1",
-            "Bash(/command=*git *clone*)",
+            "Bash(/command=*git *clone *u*d*)",
+            Some(r#"Bash(command="git clone --depth 1 --branch main u d")"#),
             ("Bash", json!({"command": "git clone --depth 1 u d"})),
         ),
         (
             "type: get_sha\nrepo_path: d\nstore_as: sha",
-            "Bash(/command=*git *rev-parse*)",
-            ("Bash", json!({"command": "git rev-parse HEAD"})),
+            "Bash(/command=*d* rev-parse*)",
+            Some(r#"Bash(command="git -C d rev-parse HEAD")"#),
+            ("Bash", json!({"command": "git -C d rev-parse HEAD"})),
         ),
         (
             "type: git_pull",
             "Bash(/command=*git *pull*)",
+            Some(r#"Bash(command="git pull")"#),
             ("Bash", json!({"command": "git pull --ff-only"})),
         ),
         (
-            "type: git_fetch",
-            "Bash(/command=*git *fetch*)",
-            ("Bash", json!({"command": "git fetch origin"})),
+            "type: git_fetch\nrepo_path: .source/a",
+            "Bash(/command=*.source/a* fetch*)",
+            Some(r#"Bash(command="git -C .source/a fetch")"#),
+            (
+                "Bash",
+                json!({"command": "cd .source/a && git fetch origin"}),
+            ),
         ),
         (
             "type: web_fetch",
             "WebFetch",
+            None,
             ("WebFetch", json!({"url": "https://x"})),
         ),
         (
             "type: invoke_pattern\npath: lib/corpus/patterns/scan.md\nsection: s\ncontext: {a: 1}",
             "Read(/file_path=*/lib/corpus/patterns/scan.md)",
+            Some(r#"Read(file_path="lib/corpus/patterns/scan.md")"#),
             (
                 "Read",
                 json!({"file_path": "/p/lib/corpus/patterns/scan.md"}),
@@ -236,23 +253,27 @@ fn outside_world_consequences_become_the_tool_call_the_agent_makes() {
         (
             "type: spawn_agent\nsubagent_type: scanner\nprompt: go",
             "Task|Agent",
+            None,
             ("Task", json!({"prompt": "go"})),
         ),
         (
             "type: invoke_skill\nskill: hiivmind-corpus-build",
             "skill:hiivmind-corpus-build",
+            Some(r#"Skill(skill="hiivmind-corpus-build")"#),
             ("Skill", json!({"skill": "hiivmind-corpus-build"})),
         ),
         (
             "type: run_command\ncommand: \"npm test*\"",
             "Bash(/command=npm test*)",
+            Some(r#"Bash(command="npm test*")"#),
             ("Bash", json!({"command": "npm test -- --quiet"})),
         ),
     ];
     let aliases = BTreeMap::new();
-    for (cons, shown, (tool, input)) in cases {
-        let p = activity(cons);
-        assert_eq!(p.to_string(), shown, "{cons}");
+    for (cons, pattern, call, (tool, input)) in cases {
+        let (p, shown) = activity(cons);
+        assert_eq!(p.to_string(), pattern, "{cons}");
+        assert_eq!(shown.as_deref(), call, "{cons}");
         assert!(
             p.matches(&Event::tool(tool, input), &aliases),
             "{cons} matches its call"
@@ -297,9 +318,19 @@ fn a_reference_in_a_call_is_the_variables_value_when_the_call_is_judged() {
         json!({"url": "https://docs.example.com/llms.txt"}),
     );
     assert_eq!(r.at(), ["a.write_file"]);
+    // Views show each step's call with the values the session holds (or as written).
+    let step = r.m.chart.find("a.write_file").unwrap();
+    assert_eq!(
+        r.m.activity_call(step, Some(&r.snap)).as_deref(),
+        Some("Write(file_path=\"data/llms/react/llms.txt\")")
+    );
+    assert_eq!(
+        r.m.activity_call(step, None).as_deref(),
+        Some("Write(file_path=\"data/llms/${source_id}/llms.txt\")")
+    );
     assert_eq!(
         r.next_tool().as_deref(),
-        Some("Write(file_path=\"*/data/llms/react/llms.txt\")")
+        Some("Write(file_path=\"data/llms/react/llms.txt\")")
     );
     let other = r.call("Write", json!({"file_path": "/c/data/llms/vue/llms.txt"}));
     assert_ne!(other.kind, VerdictKind::Advance);

@@ -74,6 +74,7 @@ impl ChartBuilder {
                 StateKind::Compound { initial: UNSET }
             },
             activity: None,
+            call: None,
             policy: Policy::default(),
             policies: Vec::new(),
             enforcement: None,
@@ -146,6 +147,7 @@ impl ChartBuilder {
             children: Vec::new(),
             kind,
             activity: None,
+            call: None,
             policy: Policy::default(),
             policies: Vec::new(),
             enforcement: None,

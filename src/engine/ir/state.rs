@@ -77,6 +77,12 @@ pub struct State {
     pub kind: StateKind,
     /// The tool, skill or command that performs this step.
     pub activity: Option<Pattern>,
+    /// The activity as the agent makes the call, for people to read: `Bash(command="git clone
+    /// ${source_url} .source/${source_id}")` where `activity` holds the globs that match it.
+    /// `${var}` stays as written; `Machine::activity_call` fills in the values a snapshot holds.
+    /// `None`: the pattern says it well enough (views show `activity` as calls).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<String>,
     pub policy: Policy,
     /// Further policies of their own (a `when`, a gate, a recovery text), checked after
     /// `policy` in order: the first that objects speaks.
