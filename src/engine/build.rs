@@ -75,6 +75,7 @@ impl ChartBuilder {
             },
             activity: None,
             call: None,
+            share: None,
             policy: Policy::default(),
             policies: Vec::new(),
             enforcement: None,
@@ -97,6 +98,7 @@ impl ChartBuilder {
                 aliases: BTreeMap::new(),
                 settings: Settings::default(),
                 bands: Vec::new(),
+                floors: Vec::new(),
                 vars: BTreeMap::new(),
                 files: Vec::new(),
             },
@@ -148,6 +150,7 @@ impl ChartBuilder {
             kind,
             activity: None,
             call: None,
+            share: None,
             policy: Policy::default(),
             policies: Vec::new(),
             enforcement: None,
@@ -273,6 +276,10 @@ fn renumber(mut chart: Chart) -> Chart {
     }
     for b in &mut chart.bands {
         b.states = b.states.iter().map(|s| m(*s)).collect();
+    }
+    for f in &mut chart.floors {
+        f.at = m(f.at);
+        remap_guard(&mut f.when, &m);
     }
     // Document order for transitions: by source position, stable within a source.
     chart.transitions.sort_by_key(|t| t.source);

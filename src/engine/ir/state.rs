@@ -94,6 +94,11 @@ pub struct State {
     /// `true` when entering the state means its step is already done (seed 000 railroad: the
     /// state is named after the tool that was just used).
     pub complete_on_entry: bool,
+    /// Where the state sits inside its parent, in percent of the parent's interval, when the
+    /// sequence pins it (hope's loop steps: a loop would fold them into one interval, so
+    /// progress would stand still through a whole wave). Over the computed layout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share: Option<[f64; 2]>,
     /// How far along an atomic state is, read from a watched system's own measure (SEAAM's
     /// goals achieved of goals set) instead of 0 until it is left.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -161,4 +166,12 @@ pub struct Band {
     /// Where the band is declared, for lints.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub span: Option<Span>,
+}
+
+/// While `when` holds, overall progress is at least where state `at` starts: a side trip (a
+/// consult run beside the loop, soul on every prompt) keeps the progress of the step it left.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Floor {
+    pub when: super::Guard,
+    pub at: StateId,
 }
