@@ -45,7 +45,8 @@ impl Run {
         Run { m, snap }
     }
     fn on(&mut self, e: Event) -> f64 {
-        self.m.step(&mut self.snap, Phase::Advance, &e, &Facts::new());
+        self.m
+            .step(&mut self.snap, Phase::Advance, &e, &Facts::new());
         self.m.progress(&self.snap).overall
     }
     fn at(&self) -> Vec<String> {
@@ -91,7 +92,9 @@ fn a_side_trip_keeps_the_progress_of_the_step_it_left() {
     assert_eq!(r.on(Event::tool("Read", json!({}))), built);
     assert_eq!(r.at(), ["work.check"], "back where it left");
     // Entered otherwise (no trip recorded), the state's own place counts.
-    let mut r = Run::new(&format!("{PINS}\n[[bind]]\non = \"/go\"\nenter = \"side\"\n"));
+    let mut r = Run::new(&format!(
+        "{PINS}\n[[bind]]\non = \"/go\"\nenter = \"side\"\n"
+    ));
     r.on(Event::tool("Edit", json!({})));
     r.on(Event::tool("Bash", json!({})));
     let went = r.on(Event::prompt("/go"));
@@ -108,8 +111,7 @@ fn a_pin_that_is_no_share_of_a_parent_is_one_line_at_its_place() {
         ("[0, 101]", 16, "0 ≤ lo < hi ≤ 100"),
         ("[0, nan]", 16, "0 ≤ lo < hi ≤ 100"),
     ] {
-        let e = manifest(&format!("[progress]\n\"work.draft\" = {pin}\n"))
-            .expect_err(pin);
+        let e = manifest(&format!("[progress]\n\"work.draft\" = {pin}\n")).expect_err(pin);
         assert_eq!((e.line, e.col), (4, col), "{pin}: {e}");
         assert!(e.message.contains(says), "{pin}: {e}");
     }

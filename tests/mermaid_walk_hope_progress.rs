@@ -68,7 +68,10 @@ fn progress_moves_through_a_wave_step_by_step() {
     }
     assert!(seen[0] >= 55.0 && *seen.last().unwrap() < 95.0, "{seen:?}");
     let loop_bar = w.m.progress(&w.snap).layers;
-    let bar = loop_bar.iter().find(|l| l.name == "loop").expect("loop band");
+    let bar = loop_bar
+        .iter()
+        .find(|l| l.name == "loop")
+        .expect("loop band");
     assert!(bar.current && bar.value.round() >= 90.0, "{bar:?}");
     // New work from the feedback starts the loop over: a new round, not a side trip. The
     // highest value reached stays shown.
@@ -145,8 +148,14 @@ fn ordinary_housekeeping_is_neutral_and_real_work_before_the_shape_is_advised() 
     for e in [
         tool("TodoWrite", json!({"todos": []})),
         tool("EnterPlanMode", json!({})),
-        tool("Task", json!({"subagent_type": "Explore", "prompt": "find the cache"})),
-        tool("Agent", json!({"subagent_type": "Plan", "prompt": "plan it"})),
+        tool(
+            "Task",
+            json!({"subagent_type": "Explore", "prompt": "find the cache"}),
+        ),
+        tool(
+            "Agent",
+            json!({"subagent_type": "Plan", "prompt": "plan it"}),
+        ),
         tool("Bash", json!({"command": "git status --short"})),
         tool("Bash", json!({"command": "ls -la src"})),
         tool("Bash", json!({"command": "rg cache src"})),
@@ -162,7 +171,10 @@ fn ordinary_housekeeping_is_neutral_and_real_work_before_the_shape_is_advised() 
     for e in [
         tool("Edit", json!({"file_path": "/p/src/cache.rs"})),
         tool("Bash", json!({"command": "cargo add moka"})),
-        tool("Task", json!({"subagent_type": "general-purpose", "prompt": "write it"})),
+        tool(
+            "Task",
+            json!({"subagent_type": "general-purpose", "prompt": "write it"}),
+        ),
     ] {
         let v = w.gate(&e);
         assert_eq!(v.kind, VerdictKind::OffPath, "{}", e.key());
@@ -189,7 +201,11 @@ fn the_loop_skill_inside_the_loop_goes_on_where_it_is() {
         assert_eq!(v.kind, VerdictKind::Neutral, "{}", v.reason);
         assert!(v.warning.is_none());
         w.advance(&skill("hope:loop"));
-        assert_eq!(w.at(), ["loop.wave_exec"], "no detour through shape or consult");
+        assert_eq!(
+            w.at(),
+            ["loop.wave_exec"],
+            "no detour through shape or consult"
+        );
     }
     assert_eq!(overall(&w), before);
     for detour in ["shape", "consult", "loop.spec_scoring"] {

@@ -115,7 +115,9 @@ pub fn load(
 /// `[progress]`: states pinned inside their parent (`"loop.wave_exec" = [30, 70]`).
 fn shares(cx: &Cx, m: &Manifest, a: &mut Assembly) -> Result<(), LoadError> {
     for (key, range) in &m.progress {
-        let id = a.resolve(key, Some(0)).map_err(|e| cx.at(range.span(), e))?;
+        let id = a
+            .resolve(key, Some(0))
+            .map_err(|e| cx.at(range.span(), e))?;
         let r = range.get_ref();
         let ok = r.len() == 2 && (0.0..=100.0).contains(&r[0]) && r[0] < r[1] && r[1] <= 100.0;
         if !ok {
@@ -125,7 +127,10 @@ fn shares(cx: &Cx, m: &Manifest, a: &mut Assembly) -> Result<(), LoadError> {
             ));
         }
         if a.b.state(id).parent.is_none() {
-            return Err(cx.at(range.span(), format!("`{key}` is the whole chart: it has no parent to take a share of")));
+            return Err(cx.at(
+                range.span(),
+                format!("`{key}` is the whole chart: it has no parent to take a share of"),
+            ));
         }
         a.b.state_mut(id).share = Some([r[0], r[1]]);
     }

@@ -260,6 +260,28 @@ mod tests {
     }
 
     #[test]
+    fn a_huge_or_hostile_recovery_names_only_what_fits() {
+        let huge = format!("run {} then run ok-skill", "x-".repeat(500_000));
+        assert_eq!(
+            named_in(&huge),
+            ["ok-skill"],
+            "a name past the limit is none"
+        );
+        let many = "run a-b ".repeat(10_000);
+        assert_eq!(named_in(&many), ["a-b"], "each name once");
+        for hostile in [
+            "skill=\"",
+            "Skill(skill=\"a-b",
+            "/",
+            "run /",
+            "\u{202e}run a-b",
+        ] {
+            let _ = named_in(hostile);
+        }
+        assert_eq!(named_in("run \u{1b}[31ma-b"), Vec::<String>::new());
+    }
+
+    #[test]
     fn names_are_plain_or_one_plugin_deep() {
         for ok in ["add-source", "hiivmind-corpus:add-source", "a.b_c", "x1"] {
             assert!(is_name(ok), "{ok}");
