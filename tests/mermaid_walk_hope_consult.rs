@@ -75,7 +75,7 @@ fn the_loops_expert_review_is_consults_thorough_review() {
     w.snap.visited.clear();
     w.call(&skill("hope:consult"), VerdictKind::Advance).expect(
         "loop.expert_review",
-        58.6,
+        79.0,
         Some("Bash"),
     );
     for k in [
@@ -117,7 +117,7 @@ fn a_stalled_wave_is_unblocked_and_the_retry_that_works_goes_on_with_the_waves()
         &tool("Task", json!({"prompt": "wave 2, retry"})),
         VerdictKind::Advance,
     )
-    .expect("loop.wave_exec", 58.6, Some("Task"));
+    .expect("loop.wave_exec", 67.0, Some("Task"));
     assert!(!w.visited("consult.unblock.escalate"));
     no_trip_pending(&w);
 }

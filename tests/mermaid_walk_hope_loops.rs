@@ -94,13 +94,13 @@ fn the_loop_pauses_and_continues_or_stops() {
     let mut w = in_waves();
     // The agent's turn ends mid-waves: a circuit breaker (or a checkpoint) pauses the loop.
     w.advance(&Event::lifecycle("Stop"))
-        .expect("loop.paused", 58.6, Some("Task"));
+        .expect("loop.paused", 67.0, Some("Task"));
     assert!(visited(&w, "loop.circuit_break"));
     w.advance(&Event::prompt("continue with the next wave"))
-        .expect("loop.wave_exec", 58.6, Some("Task"));
+        .expect("loop.wave_exec", 67.0, Some("Task"));
     w.advance(&Event::lifecycle("Stop"));
     w.call(&tool("Task", json!({})), VerdictKind::Advance)
-        .expect("loop.wave_exec", 58.6, Some("Task"));
+        .expect("loop.wave_exec", 67.0, Some("Task"));
     w.advance(&Event::lifecycle("Stop"));
     w.advance(&Event::prompt("stop here"))
         .expect("completed", 95.0, Some("hope:intent"));
@@ -160,7 +160,7 @@ fn panel_runs_beside_the_waves_and_comes_back() {
     w.advance(&Event::prompt("/hope:panel caching strategy"));
     assert_eq!(w.at(), ["consult.sources.user_cmd"]);
     w.advance(&Event::lifecycle("Stop"))
-        .expect("loop.wave_exec", 58.6, Some("Task"));
+        .expect("loop.wave_exec", 67.0, Some("Task"));
     assert!(visited(&w, "consult.panel.synthesize") || visited(&w, "consult.__final"));
     assert_eq!(w.snap.vars.get("consult_return"), Some(&Value::Null));
 }

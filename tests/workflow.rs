@@ -23,7 +23,7 @@ fn an_action_waits_for_its_tool_call_then_goes_to_on_success() {
     assert_eq!(r.at(), ["clone"]);
     assert_eq!(
         r.next_tool().as_deref(),
-        Some("Bash(command=\"*git *clone*\")")
+        Some("Bash(command=\"git clone ${source_url}\")")
     );
     // Some other Bash command fits nowhere: off path (the default policy warns and allows).
     let v = r.call("Bash", json!({"command": "ls"}));

@@ -71,7 +71,11 @@ fn header_settings_and_their_defaults() {
     let loaded = load(&wf("clone", CLONE));
     assert_eq!(loaded.chart.dialect, Dialect::WorkflowYaml);
     let neutral: Vec<String> = loaded.chart.neutral.iter().map(|p| p.to_string()).collect();
-    assert_eq!(neutral, ["Read", "Glob", "Grep", "TodoWrite"]);
+    // Looking around, and the workflow's own skill (named after the workflow, `t`).
+    assert_eq!(
+        neutral,
+        ["Read", "Glob", "Grep", "TodoWrite", "skill:t|skill:*:t"]
+    );
     assert_eq!(loaded.chart.settings.off_path, OffPathPolicy::Warn);
     let strict = wf("clone", CLONE).replace(
         "start_node:",
@@ -81,7 +85,7 @@ fn header_settings_and_their_defaults() {
     assert_eq!(loaded.chart.description, "strict one");
     assert_eq!(loaded.chart.settings.enforcement, Enforcement::Advise);
     assert_eq!(loaded.chart.settings.off_path, OffPathPolicy::Deny);
-    assert_eq!(loaded.chart.neutral.len(), 2);
+    assert_eq!(loaded.chart.neutral.len(), 3);
 }
 
 #[test]

@@ -22,23 +22,25 @@ fn a_failed_clone_ends_in_error_with_its_recovery() {
                 "private",
                 "clone_source.create_directory",
                 67,
-                Some("Bash(command=\"*mkdir *\")"),
+                Some("Bash(command=\"mkdir -p .source\")"),
             ),
             call(
                 "Bash",
                 json!({"command": "mkdir -p .source"}),
                 "clone_source.clone_repo",
                 69,
-                Some("Bash(command=\"*git *clone*\")"),
+                Some(
+                    "Bash(command=\"git clone --depth 1 https://github.com/acme/private .source/private\")",
+                ),
             ),
             Step {
                 ok: false,
                 ..call(
                     "Bash",
-                    json!({"command": "git clone https://github.com/acme/private .source/p"}),
+                    json!({"command": "git clone https://github.com/acme/private .source/private"}),
                     "error_clone_failed",
                     100,
-                    None,
+                    AGAIN,
                 )
             },
         ],
@@ -70,7 +72,7 @@ fn a_failed_config_write_rolls_the_state_back() {
                     json!({"file_path": CONFIG}),
                     "error_config_write",
                     100,
-                    None,
+                    AGAIN,
                 )
             },
         ],
@@ -130,7 +132,7 @@ fn a_call_at_an_error_ending_is_told_the_endings_recovery() {
     assert_eq!((v.kind, v.decision), (VerdictKind::OffPath, Decision::Deny));
     assert_eq!(
         v.reason,
-        "seed: Write is not part of \"hiivmind_add_source\" at step \"error_no_config\". Ended in \"error_no_config\": hiivmind-corpus-init"
+        "seed: Write is not part of \"hiivmind_add_source\" at step \"error_no_config\". Ended in \"error_no_config\": hiivmind-corpus-init. Next: call Skill(skill=\"hiivmind-corpus-init\")."
     );
 }
 
@@ -139,7 +141,7 @@ fn off_path_calls_are_denied_with_the_way_back() {
     let mut r = start();
     walk(&mut r, &[read_config(8)]);
     // Cloning before the source type is chosen: denied, with the calls that lead there.
-    let clone = json!({"command": "git clone https://github.com/acme/docs"});
+    let clone = json!({"command": "git clone https://github.com/acme/docs .source/docs"});
     let v = r.gate("Bash", clone.clone());
     assert_eq!((v.kind, v.decision), (VerdictKind::OffPath, Decision::Deny));
     assert_eq!(v.next.as_deref(), Some("AskUserQuestion"));
@@ -151,7 +153,7 @@ fn off_path_calls_are_denied_with_the_way_back() {
     );
     assert!(
         v.reason.contains(
-            "First call AskUserQuestion 3 times, then Bash(command=\"*mkdir *\"); after that, Bash(command=\"*git *clone*\") is allowed."
+            "First call AskUserQuestion 3 times, then Bash(command=\"mkdir -p .source\"); after that, Bash(command=\"git clone --depth 1 ${source_url} .source/${source_id}\") is allowed."
         ),
         "{}",
         v.reason
@@ -172,8 +174,8 @@ fn off_path_calls_are_denied_with_the_way_back() {
             "AskUserQuestion",
             "AskUserQuestion",
             "AskUserQuestion",
-            "Bash(command=\"*mkdir *\")",
-            "Bash(command=\"*git *clone*\")"
+            "Bash(command=\"mkdir -p .source\")",
+            "Bash(command=\"git clone --depth 1 ${source_url} .source/${source_id}\")"
         ],
         "the clone step, which this call fits"
     );
@@ -182,7 +184,7 @@ fn off_path_calls_are_denied_with_the_way_back() {
     assert_eq!(r.here(), "ask_source_input");
     let third = r.gate(
         "Bash",
-        json!({"command": "git clone --depth 1 https://example.com/x.git"}),
+        json!({"command": "git clone --depth 1 https://example.com/x.git .source/x"}),
     );
     assert!(!third.escalated && third.repeat == 2, "{third:?}");
     assert!(!r.gate("Bash", clone.clone()).escalated);
@@ -205,7 +207,10 @@ fn off_path_calls_are_denied_with_the_way_back() {
     r.call("AskUserQuestion", answer("docs"));
     let v = r.gate("Bash", json!({"command": "git rev-parse HEAD"}));
     assert_eq!(v.decision, Decision::Deny);
-    assert_eq!(v.next.as_deref(), Some("Bash(command=\"*mkdir *\")"));
+    assert_eq!(
+        v.next.as_deref(),
+        Some("Bash(command=\"mkdir -p .source\")")
+    );
 }
 
 #[test]
@@ -237,7 +242,7 @@ fn a_denied_call_whose_input_fits_no_step_is_told_the_input_the_step_needs() {
     // Not "then Bash is allowed": this Bash call never is; the step needs its own command.
     assert!(
         v.reason.contains(
-            "First call AskUserQuestion 3 times; after that, Bash is allowed only as Bash(command=\"*mkdir *\"), not with this input."
+            "First call AskUserQuestion 3 times; after that, Bash is allowed only as Bash(command=\"mkdir -p .source\"), not with this input."
         ),
         "{}",
         v.reason
@@ -253,7 +258,7 @@ fn a_denied_call_whose_input_fits_no_step_is_told_the_input_the_step_needs() {
     assert!(rec.denied_input_differs);
     assert!(
         rec.suggestions.iter().any(|s| s
-            == "Bash with this input fits no step; Bash(command=\"*mkdir *\") becomes legal after: AskUserQuestion 3 times."),
+            == "Bash with this input fits no step; Bash(command=\"mkdir -p .source\") becomes legal after: AskUserQuestion 3 times."),
         "{:?}",
         rec.suggestions
     );
@@ -264,7 +269,7 @@ fn a_denied_call_whose_input_fits_no_step_is_told_the_input_the_step_needs() {
     let v = r.gate("Bash", rm);
     assert!(
         v.reason.ends_with(
-            "Here, Bash is allowed only as Bash(command=\"*mkdir *\"), not with this input."
+            "Here, Bash is allowed only as Bash(command=\"mkdir -p .source\"), not with this input."
         ),
         "{}",
         v.reason
@@ -305,9 +310,10 @@ fn a_fetch_of_another_site_is_denied_naming_the_site_the_user_gave() {
         json!({"url": "https://evil.example.org/llms.txt"}),
     );
     assert_eq!(r.here(), "try_llms_txt_detection");
-    r.call(
+    r.call_with(
         "WebFetch",
         json!({"url": "https://docs.example.com/llms.txt"}),
+        fetched("https://docs.example.com/llms.txt", 200, "# Docs"),
     );
     assert_eq!(r.here(), "present_manifest_option");
 }

@@ -14,7 +14,7 @@ fn starts_by_reading_the_config_when_it_exists() {
     assert_eq!(r.progress(), 0.0);
     assert_eq!(
         r.next_tool().as_deref(),
-        Some("Read(file_path=\"*/data/config.yaml\")")
+        Some("Read(file_path=\"data/config.yaml\")")
     );
     let status = r.m.status(&r.snap);
     assert!(
@@ -37,21 +37,23 @@ fn git_path() {
                 "docs",
                 "clone_source.create_directory",
                 67,
-                Some("Bash(command=\"*mkdir *\")"),
+                Some("Bash(command=\"mkdir -p .source\")"),
             ),
             call(
                 "Bash",
                 json!({"command": "mkdir -p .source"}),
                 "clone_source.clone_repo",
                 69,
-                Some("Bash(command=\"*git *clone*\")"),
+                Some(
+                    "Bash(command=\"git clone --depth 1 https://github.com/acme/docs .source/docs\")",
+                ),
             ),
             call(
                 "Bash",
                 json!({"command": "git clone --depth 1 https://github.com/acme/docs .source/docs"}),
                 "clone_source.get_sha",
                 72,
-                Some("Bash(command=\"*git *rev-parse*\")"),
+                Some("Bash(command=\"git -C .source/docs rev-parse HEAD\")"),
             ),
             call_returning(
                 "Bash",
@@ -68,7 +70,7 @@ fn git_path() {
                 83,
                 ASK,
             ),
-            ask("Later", "success", 100, None),
+            ask("Later", "success", 100, AGAIN),
         ],
     );
     ended(&r, "success", true);
@@ -93,21 +95,23 @@ fn a_corpus_that_has_sources_is_not_asked_about_its_first_build() {
                 "api",
                 "clone_source.create_directory",
                 67,
-                Some("Bash(command=\"*mkdir *\")"),
+                Some("Bash(command=\"mkdir -p .source\")"),
             ),
             call(
                 "Bash",
                 json!({"command": "mkdir -p .source"}),
                 "clone_source.clone_repo",
                 69,
-                Some("Bash(command=\"*git *clone*\")"),
+                Some(
+                    "Bash(command=\"git clone --depth 1 https://github.com/acme/api-docs .source/api\")",
+                ),
             ),
             call(
                 "Bash",
                 json!({"command": "git clone --depth 1 https://github.com/acme/api-docs .source/api"}),
                 "clone_source.get_sha",
                 72,
-                Some("Bash(command=\"*git *rev-parse*\")"),
+                Some("Bash(command=\"git -C .source/api rev-parse HEAD\")"),
             ),
             call(
                 "Bash",
@@ -122,7 +126,7 @@ fn a_corpus_that_has_sources_is_not_asked_about_its_first_build() {
                 json!({"file_path": CONFIG, "old_string": "sources:\n", "new_string": "sources:\n  - id: api\n"}),
                 "success",
                 100,
-                None,
+                AGAIN,
             ),
         ],
     );
@@ -146,7 +150,7 @@ fn a_local_source_added_to_a_corpus_with_sources_ends_after_the_config_write() {
                 json!({"file_path": CONFIG, "content": "sources:\n  - id: handbook\n  - id: notes\n"}),
                 "success",
                 100,
-                None,
+                AGAIN,
             ),
         ],
     );
@@ -170,7 +174,7 @@ fn local_path() {
                 83,
                 ASK,
             ),
-            ask("Later", "success", 100, None),
+            ask("Later", "success", 100, AGAIN),
         ],
     );
     ended(&r, "success", true);
@@ -200,12 +204,13 @@ fn web_path() {
                 67,
                 Some("WebFetch(url=\"https://blog.example.com/post\")"),
             ),
-            call(
+            call_returning(
                 "WebFetch",
                 json!({"url": "https://blog.example.com/post", "prompt": "the article as markdown"}),
+                fetched("https://blog.example.com/post", 200, "# Post"),
                 "fetch_web_pages.write_file",
                 71,
-                Some("Write(file_path=\"*/data/web/blog/page.md\")"),
+                Some("Write(file_path=\"data/web/blog/page.md\")"),
             ),
             call(
                 "Write",
@@ -234,7 +239,7 @@ fn web_path() {
                 json!({"file_path": "/plugins/hiivmind-corpus/lib/corpus/patterns/index-generation.md"}),
                 "success_build_next",
                 100,
-                None,
+                AGAIN,
             ),
         ],
     );
@@ -256,9 +261,14 @@ fn llms_txt_path() {
                 25,
                 Some("WebFetch(url=\"https://docs.example.dev/llms.txt\")"),
             ),
-            call(
+            call_returning(
                 "WebFetch",
                 json!({"url": "https://docs.example.dev/llms.txt", "prompt": "list the sections"}),
+                fetched(
+                    "https://docs.example.dev/llms.txt",
+                    200,
+                    "# Docs\n- [Intro](intro.md)",
+                ),
                 "present_manifest_option",
                 33,
                 ASK,
@@ -269,7 +279,7 @@ fn llms_txt_path() {
                 "docs",
                 "cache_manifest",
                 67,
-                Some("Write(file_path=\"*/data/llms/docs/llms.txt\")"),
+                Some("Write(file_path=\"data/llms/docs/llms.txt\")"),
             ),
             call(
                 "Write",
@@ -285,7 +295,7 @@ fn llms_txt_path() {
                 83,
                 ASK,
             ),
-            ask("Later", "success", 100, None),
+            ask("Later", "success", 100, AGAIN),
         ],
     );
     ended(&r, "success", true);

@@ -74,6 +74,8 @@ impl ChartBuilder {
                 StateKind::Compound { initial: UNSET }
             },
             activity: None,
+            call: None,
+            share: None,
             policy: Policy::default(),
             policies: Vec::new(),
             enforcement: None,
@@ -96,6 +98,7 @@ impl ChartBuilder {
                 aliases: BTreeMap::new(),
                 settings: Settings::default(),
                 bands: Vec::new(),
+                floors: Vec::new(),
                 vars: BTreeMap::new(),
                 files: Vec::new(),
             },
@@ -146,6 +149,8 @@ impl ChartBuilder {
             children: Vec::new(),
             kind,
             activity: None,
+            call: None,
+            share: None,
             policy: Policy::default(),
             policies: Vec::new(),
             enforcement: None,
@@ -271,6 +276,10 @@ fn renumber(mut chart: Chart) -> Chart {
     }
     for b in &mut chart.bands {
         b.states = b.states.iter().map(|s| m(*s)).collect();
+    }
+    for f in &mut chart.floors {
+        f.at = m(f.at);
+        remap_guard(&mut f.when, &m);
     }
     // Document order for transitions: by source position, stable within a source.
     chart.transitions.sort_by_key(|t| t.source);

@@ -17,8 +17,26 @@ pub fn value(v: &Value, how: Decode) -> Value {
         (Decode::Yaml, Value::String(s)) => yaml(s).unwrap_or_else(|| v.clone()),
         (Decode::First, Value::Object(o)) => o.values().next().cloned().unwrap_or(Value::Null),
         (Decode::First, Value::Array(a)) => a.first().cloned().unwrap_or(Value::Null),
+        (Decode::Fetch, Value::Object(o)) => {
+            let mut o = o.clone();
+            match o.get("code").and_then(http_status) {
+                Some(code) => o.insert("status".into(), Value::from(code)),
+                None => o.remove("status"),
+            };
+            Value::Object(o)
+        }
         (_, v) => v.clone(),
     }
+}
+
+/// An HTTP status: a number from 100 to 599, or its text (`"404"`).
+fn http_status(code: &Value) -> Option<u64> {
+    let n = match code {
+        Value::Number(n) => n.as_u64(),
+        Value::String(s) => s.trim().parse::<u64>().ok(),
+        _ => None,
+    }?;
+    (100..=599).contains(&n).then_some(n)
 }
 
 /// One YAML document as JSON, or `None` when it does not parse within the budget.
@@ -60,6 +78,35 @@ mod tests {
         );
         assert_eq!(value(&json!({}), Decode::First), Value::Null);
         assert_eq!(value(&json!({"a": 1}), Decode::Json), json!({"a": 1}));
+    }
+
+    #[test]
+    fn a_fetch_reports_the_status_its_response_gives() {
+        let fetched = |code: Value| value(&json!({"code": code, "result": "r"}), Decode::Fetch);
+        assert_eq!(fetched(json!(200))["status"], json!(200));
+        assert_eq!(fetched(json!(404))["status"], json!(404));
+        assert_eq!(fetched(json!("301"))["status"], json!(301));
+        assert_eq!(fetched(json!(200))["result"], json!("r"));
+        // No status it could be: none, whatever the result claimed as its own `status`.
+        for bad in [
+            json!(null),
+            json!(-1),
+            json!(99),
+            json!(600),
+            json!("OK"),
+            json!(2.5),
+            json!([200]),
+        ] {
+            assert_eq!(fetched(bad.clone()).get("status"), None, "{bad}");
+        }
+        let claims = value(&json!({"status": 200, "result": "r"}), Decode::Fetch);
+        assert_eq!(claims.get("status"), None);
+        // Not an object: kept as it is, with no status to read.
+        assert_eq!(
+            value(&json!("Error: 404"), Decode::Fetch),
+            json!("Error: 404")
+        );
+        assert_eq!(value(&Value::Null, Decode::Fetch), Value::Null);
     }
 
     #[test]

@@ -26,6 +26,7 @@ impl Machine {
     /// (`exact`), or the same tool with any input.
     pub(crate) fn call_site(
         &self,
+        snap: &Snapshot,
         dist: &[Option<u32>],
         ev: &Event,
         exact: bool,
@@ -42,7 +43,9 @@ impl Machine {
             let Some(d) = dist[s.id.index()] else {
                 continue;
             };
-            if !s.is_atomic_like() {
+            // The sequence's own endings stop it: a call one of them allows (a workflow's
+            // recovery skill) is no step to lead the agent to.
+            if !s.is_atomic_like() || (s.is_final() && s.parent == Some(StateId::ROOT)) {
                 continue;
             }
             for ti in self.transitions_for(s.id) {
@@ -55,7 +58,7 @@ impl Machine {
                 }
                 let fits = if exact {
                     p.matches(ev, &self.chart.aliases)
-                        && super::recovery::input_fits(&t.guard, &ev.input)
+                        && super::recovery::input_fits(&t.guard, &ev.input, snap)
                 } else {
                     p.names_tool(ev, &self.chart.aliases)
                 };
@@ -107,7 +110,7 @@ impl Machine {
             sim = self.walked(&sim, &leg, end);
             legs.extend(leg);
             let (dist, via) = self.distances(&sim);
-            let Some(next) = self.call_site(&dist, ev, exact) else {
+            let Some(next) = self.call_site(&sim, &dist, ev, exact) else {
                 break;
             };
             path = self.path_to(&via, next.state, &sim);

@@ -18,7 +18,7 @@ pub use readers::{ListOp, ReaderDecl, ReaderKind};
 pub use settings::{
     Deadlock, DeadlockFallback, Enforcement, FailMode, OffPathPolicy, Settings, StopGate,
 };
-pub use state::{Band, Fill, Outcome, Policy, Span, State, StateKind};
+pub use state::{Band, Fill, Floor, Outcome, Policy, Span, State, StateKind};
 pub use transition::{Action, CmpOp, Decode, Guard, InputMatcher, ResultPart, Transition, Trigger};
 
 /// Index of a state in [`Chart::states`]. The root is always `StateId(0)`.
@@ -65,6 +65,9 @@ pub struct Chart {
     pub aliases: BTreeMap<String, String>,
     pub settings: Settings,
     pub bands: Vec<Band>,
+    /// Progress floors (side trips), checked in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub floors: Vec<Floor>,
     /// Initial values of variables and flags (flags are booleans under `flags.`).
     pub vars: BTreeMap<String, Value>,
     /// Other files the chart was assembled from, named by [`Span::file`].

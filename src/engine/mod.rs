@@ -3,6 +3,7 @@
 //! No file system, clock, environment, terminal or threads here: time and facts come in as
 //! arguments, so the hook, replay, what-if and tests all run the same `step`.
 
+mod activity;
 mod band_lints;
 pub mod breaker;
 pub mod build;

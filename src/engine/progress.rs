@@ -119,7 +119,31 @@ impl Machine {
 
     /// Overall progress in percent, without the rest of [`Progress`] (cheap: no path search).
     pub fn overall(&self, snap: &Snapshot) -> f64 {
-        (self.value_of(snap, StateId::ROOT) * 100.0).clamp(0.0, 100.0)
+        let here = self.value_of(snap, StateId::ROOT);
+        let floor = self
+            .chart
+            .floors
+            .iter()
+            .filter(|f| super::guard::eval_ignoring_input(&f.when, snap))
+            .map(|f| self.start_of(f.at))
+            .fold(0.0, f64::max);
+        (here.max(floor) * 100.0).clamp(0.0, 100.0)
+    }
+
+    /// Where state `id` starts in the whole, in [0, 1]: its interval's start, through each
+    /// compound ancestor's (a parallel ancestor's regions all span it).
+    fn start_of(&self, id: StateId) -> f64 {
+        let chart = &self.chart;
+        let mut v = 0.0;
+        let mut cur = id;
+        while let Some(p) = chart.state(cur).parent {
+            if matches!(chart.state(p).kind, StateKind::Compound { .. }) {
+                let (lo, hi) = self.intervals.span[cur.index()];
+                v = lo + (hi - lo) * v;
+            }
+            cur = p;
+        }
+        v
     }
 
     pub fn progress(&self, snap: &Snapshot) -> Progress {

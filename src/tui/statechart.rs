@@ -100,11 +100,16 @@ fn walk(
 ) {
     let st = m.chart.state(id);
     let current = is_current(m, snap, id);
-    let activity = st
+    // A step named after its call (the master dialect's `giint.respond`) needs no hint; others
+    // show the call as the agent makes it, with the session's values.
+    let named_so = st
         .activity
         .as_ref()
-        .map(|a| a.to_string())
-        .unwrap_or_default();
+        .is_some_and(|a| [&st.label, &st.name].contains(&&a.to_string()));
+    let activity = match named_so {
+        true => String::new(),
+        false => m.activity_call(id, Some(snap)).unwrap_or_default(),
+    };
     let hint = match (current, next) {
         (true, Some(n)) => format!("next: {n}"),
         _ if !activity.is_empty() && activity != st.label && activity != st.name => activity,

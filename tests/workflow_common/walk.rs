@@ -38,7 +38,7 @@ pub struct Step {
     pub node: &'static str,
     /// Overall progress after the call, rounded to a whole percent.
     pub progress: u32,
-    /// The next call the workflow expects (`None` at an ending).
+    /// The next call the workflow expects (at an ending, the skill that starts it again).
     pub next: Option<&'static str>,
 }
 
@@ -80,8 +80,10 @@ pub fn ask(label: &str, node: &'static str, progress: u32, next: Option<&'static
 }
 
 pub const ASK: Option<&str> = Some("AskUserQuestion");
+/// At an ending: the workflow's skill, which starts it again.
+pub const AGAIN: Option<&str> = Some("Skill(skill=\"hiivmind-corpus:hiivmind-corpus-add-source\")");
 pub const CONFIG: &str = "/home/me/corpus/data/config.yaml";
-pub const WRITE_CONFIG: Option<&str> = Some("Write(file_path=\"*/data/config.yaml\")");
+pub const WRITE_CONFIG: Option<&str> = Some("Edit(file_path=\"data/config.yaml\")");
 
 /// The Read of data/config.yaml, returning `content`.
 pub fn read_corpus(content: &str, progress: u32) -> Step {
@@ -93,6 +95,11 @@ pub fn read_corpus(content: &str, progress: u32) -> Step {
         progress,
         ASK,
     )
+}
+
+/// What WebFetch's PostToolUse reports for a page that answered with HTTP status `code`.
+pub fn fetched(url: &str, code: u16, text: &str) -> Value {
+    json!({"bytes": text.len(), "code": code, "codeText": if code == 200 { "OK" } else { "Not Found" }, "result": text, "durationMs": 812, "url": url})
 }
 
 /// A corpus with no source yet.

@@ -25,6 +25,8 @@ pub struct Lexed<'a> {
 
 /// Split `text` into statement lines.
 pub fn lex(text: &str) -> Result<Lexed<'_>, LexError> {
+    // Editors on Windows may start a UTF-8 file with a byte-order mark: it is no statement.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = Vec::new();
     let mut title = None;
     let mut front: Option<Pos> = None;

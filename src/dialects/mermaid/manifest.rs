@@ -100,6 +100,7 @@ pub fn load(
         }
         ranges.push((name.clone(), bt.range[0], bt.range[1]));
     }
+    shares(&cx, &m, &mut a)?;
     let (mut chart, mut warnings) = a.finish(&ranges)?;
     warnings.retain(|w| w.severity == Severity::Error || !m.lint.allow.contains(&w.code));
     chart.name = m.name.get_ref().clone();
@@ -109,6 +110,31 @@ pub fn load(
         source: file.to_string(),
         warnings,
     })
+}
+
+/// `[progress]`: states pinned inside their parent (`"loop.wave_exec" = [30, 70]`).
+fn shares(cx: &Cx, m: &Manifest, a: &mut Assembly) -> Result<(), LoadError> {
+    for (key, range) in &m.progress {
+        let id = a
+            .resolve(key, Some(0))
+            .map_err(|e| cx.at(range.span(), e))?;
+        let r = range.get_ref();
+        let ok = r.len() == 2 && (0.0..=100.0).contains(&r[0]) && r[0] < r[1] && r[1] <= 100.0;
+        if !ok {
+            return Err(cx.at(
+                range.span(),
+                format!("`{key}`: expected `[lo, hi]`, percent of its parent with 0 ≤ lo < hi ≤ 100, got {r:?}"),
+            ));
+        }
+        if a.b.state(id).parent.is_none() {
+            return Err(cx.at(
+                range.span(),
+                format!("`{key}` is the whole chart: it has no parent to take a share of"),
+            ));
+        }
+        a.b.state_mut(id).share = Some([r[0], r[1]]);
+    }
+    Ok(())
 }
 
 /// The diagram a manifest names, as (its file name for messages, its syntax tree).

@@ -34,6 +34,9 @@ pub(super) struct Manifest {
     pub(super) readers: BTreeMap<String, Spanned<ReaderToml>>,
     #[serde(default)]
     pub(super) bands: BTreeMap<String, Spanned<BandToml>>,
+    /// A state's place inside its parent, `[lo, hi]` in percent of the parent's interval.
+    #[serde(default)]
+    pub(super) progress: BTreeMap<String, Spanned<Vec<f64>>>,
     #[serde(default)]
     pub(super) bind: Vec<Spanned<BindToml>>,
     #[serde(default)]

@@ -29,7 +29,7 @@ use super::bindings::{parse_on, states_of};
 use super::manifest::{BindToml, Cx, ReturnToml};
 use crate::dialects::LoadError;
 use crate::engine::Machine;
-use crate::engine::ir::{Action, CmpOp, Guard, StateId, StateKind, Transition, Trigger};
+use crate::engine::ir::{Action, CmpOp, Floor, Guard, StateId, StateKind, Transition, Trigger};
 
 /// The variable holding the state a trip into `top` returns to.
 pub fn return_var(top_key: &str) -> String {
@@ -115,6 +115,16 @@ pub(super) fn binding(cx: &Cx, b: &Spanned<BindToml>, a: &mut Assembly) -> Resul
         acts.push(Action::SetVar {
             name: var.clone(),
             value: Value::String(mark.clone()),
+        });
+        // While the trip is away, progress stays where it left (it does not fall back to the
+        // trip's own place in the pipeline).
+        a.b.chart_mut().floors.push(Floor {
+            when: Guard::Var {
+                name: var.clone(),
+                op: CmpOp::Eq,
+                value: Value::String(mark.clone()),
+            },
+            at: source,
         });
         let here = Guard::In { state: source };
         a.b.add_transition(Transition {

@@ -53,8 +53,9 @@ fn ident(line: &Line, raw: &str, byte: usize) -> Result<Ident, ParseError> {
         return fail(
             pos,
             format!(
-                "`{name}` is not a valid state id (ids cannot contain `{bad}`): write `state \"{name}\" as {}`",
-                name.replace(|c: char| !c.is_alphanumeric(), "_")
+                "`{name}` is not a valid state id (ids cannot contain `{bad}`): write `state \"{}\" as {}`",
+                name.replace('"', ""),
+                id_for(name)
             ),
         );
     }
@@ -62,6 +63,25 @@ fn ident(line: &Line, raw: &str, byte: usize) -> Result<Ident, ParseError> {
         name: name.to_string(),
         pos,
     })
+}
+
+/// An id for a name that is not one: its letters and digits, other runs as one `_`
+/// (`"B"` → `B`, `my-state` → `my_state`), `state` when nothing is left.
+fn id_for(name: &str) -> String {
+    let mut id = String::new();
+    for c in name.chars() {
+        if c.is_alphanumeric() || c == '_' {
+            id.push(c);
+        } else if !id.is_empty() && !id.ends_with('_') {
+            id.push('_');
+        }
+    }
+    let id = id.trim_end_matches('_');
+    if id.is_empty() {
+        "state".to_string()
+    } else {
+        id.to_string()
+    }
 }
 
 fn end(line: &Line, raw: &str, byte: usize) -> Result<End, ParseError> {

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::precond::Env;
 use super::schema::{Consequence, Node, Sp, Workflow, span_of};
-use super::{declare, lints, nodes};
+use super::{declare, lints, nodes, skill};
 use crate::dialects::{LoadError, Loaded};
 use crate::engine::build::ChartBuilder;
 use crate::engine::ir::{Dialect, Enforcement, OffPathPolicy, Span, StateId};
@@ -154,11 +154,13 @@ pub fn compile(file: &str, text: &str, wf: Workflow) -> Result<Loaded, LoadError
             "`start_node` names an ending: expected a node",
         ));
     }
-    let first = declare::entry_gate(&mut cx, &wf, &mut b, start_id)?;
+    let own_skill = skill::own(&cx, &wf, &name)?;
+    let first = declare::entry_gate(&mut cx, &wf, &mut b, start_id, &own_skill)?;
     b.set_initial(StateId::ROOT, first);
     for (key, node) in &wf.nodes.0 {
         nodes::compile(&mut cx, &mut b, key, node)?;
     }
+    skill::wire(&cx, &wf, &mut b, &own_skill, first)?;
     let chart = b
         .finish()
         .map_err(|e| LoadError::at(file, 1, 1, e.to_string()))?;

@@ -2,36 +2,25 @@
 //! outside world are not run by seed: they become the *activity* of their node, the tool call
 //! the agent must make, observed through its hook events.
 //!
-//! | consequence | activity (the agent's tool call) |
-//! |---|---|
-//! | `read_config` | `Read(file_path=*/data/config.yaml)` |
-//! | `write_config_entry`, `add_source`, `update_source` | `Write\|Edit(file_path=*/data/config.yaml)` |
-//! | `write_file`, `cache_web_content` | `Write\|Edit(file_path=*<path>)` (any file without `path`) |
-//! | `create_directory` | `Bash(*mkdir *)` |
-//! | `clone_repo` | `Bash(*git *clone*)` (also `cd x && git -c k=v clone …`) |
-//! | `get_sha` | `Bash(*git *rev-parse*)` (also `git -C dir rev-parse HEAD`) |
-//! | `git_pull`, `git_fetch` | `Bash(*git *pull*)`, `Bash(*git *fetch*)` |
-//! | `web_fetch` | `WebFetch(url=<url>)` |
-//! | `invoke_pattern` | `Read(file_path=*<path>)` of the pattern document |
-//! | `spawn_agent` | `Task\|Agent` |
-//! | `invoke_skill` | `Skill(skill=<skill>)` |
-//! | `run_command` | `Bash(<command>)` |
+//! The call each one waits for, and how it is shown, is in [`super::calls`].
 //!
 //! `${var}` in a URL, path or command is the variable's value when the call is judged (a guard
 //! on the call's input, see `split_templates`): `${source_url}/llms.txt` matches only the site
 //! the workflow was given, and anything only while `source_url` is unset.
 //!
 //! `store_as` keeps the action's result, the tool's response as PostToolUse reports it (see
-//! `store_result`); `web_fetch` adds `status: 200` when the call ran and is `{status: 0}` when
-//! it failed, which is what `fetch_succeeded` reads.
+//! `store_result`); `web_fetch` adds `status`, the HTTP status the response's `code` gives
+//! (none when it gives none), and is `{status: 0}` when the call failed: `fetch_succeeded`
+//! reads it.
 
 use serde_json::{Value, json};
 
-use super::precond::{CONFIG_PATH, Env, expression};
+use super::calls;
+use super::precond::{Env, expression};
 use super::schema::{Consequence, Sp, span_of};
 use crate::dialects::LoadError;
 use crate::engine::ir::{Action, Decode, Guard, InputMatcher, ResultPart, Span};
-use crate::engine::pattern::{Alt, Pattern};
+use crate::engine::pattern::Pattern;
 
 pub const STATE_TYPES: &[&str] = &[
     "set_flag",
@@ -66,8 +55,11 @@ pub const ACTIVITY_TYPES: &[&str] = &[
 /// A tool call the agent must make for its node to finish.
 #[derive(Debug, Clone)]
 pub struct Activity {
-    /// The call as written, `${var}` included (the node's activity, for display).
+    /// The call as written, `${var}` included (the node's activity).
     pub shown: Pattern,
+    /// The call as the agent makes it, `${var}` included (`State::call`), when the pattern
+    /// does not say it well enough.
+    pub call: Option<String>,
     /// What the event must match, and the guard on its `${var}` inputs (`split_templates`).
     pub pattern: Pattern,
     pub guard: Option<Guard>,
@@ -90,17 +82,6 @@ pub enum Compiled {
     Activity(Activity),
 }
 
-fn alt(tool: &str, input: &[(&str, String)]) -> Alt {
-    Alt {
-        kind: None,
-        glob: tool.to_string(),
-        input: input
-            .iter()
-            .map(|(p, g)| (p.to_string(), InputMatcher::Glob(g.clone())))
-            .collect(),
-    }
-}
-
 /// `${anything}` becomes `*`: for a name (a skill's), which the guard cannot resolve.
 pub fn glob_of(text: &str) -> String {
     let mut out = String::new();
@@ -118,16 +99,6 @@ pub fn glob_of(text: &str) -> String {
         out = out.replace("**", "*");
     }
     out
-}
-
-/// A glob for a file path the agent passes as an absolute `file_path` (`${var}` kept: see
-/// `split_templates`).
-pub fn path_glob(path: &str) -> String {
-    if path.starts_with(['/', '*', '$']) {
-        path.to_string()
-    } else {
-        format!("*/{}", path.trim_start_matches("./"))
-    }
 }
 
 /// Input globs written with `${var}` leave the pattern for a guard on the call's input, which
@@ -154,22 +125,6 @@ pub fn split_templates(mut p: Pattern) -> (Pattern, Option<Guard>) {
         _ => Some(Guard::All { of }),
     };
     (p, guard)
-}
-
-fn write_to(path: Option<&str>) -> Pattern {
-    let input: Vec<(&str, String)> = path
-        .map(|p| ("/file_path", path_glob(p)))
-        .into_iter()
-        .collect();
-    Pattern {
-        alts: vec![alt("Write", &input), alt("Edit", &input)],
-    }
-}
-
-fn bash(cmd: &str) -> Pattern {
-    Pattern {
-        alts: vec![alt("Bash", &[("/command", cmd.to_string())])],
-    }
 }
 
 pub fn compile(c: &Sp<Consequence>, env: &Env) -> Result<Compiled, LoadError> {
@@ -263,60 +218,30 @@ pub fn compile(c: &Sp<Consequence>, env: &Env) -> Result<Compiled, LoadError> {
         }
         _ => {}
     }
-    let pattern = match kind.value.as_str() {
-        "read_config" => Pattern {
-            alts: vec![alt("Read", &[("/file_path", path_glob(CONFIG_PATH))])],
-        },
-        "write_config_entry" | "add_source" | "update_source" => write_to(Some(CONFIG_PATH)),
-        "write_file" | "cache_web_content" => write_to(con.path.as_deref().or(con.dest.as_deref())),
-        "create_directory" => bash("*mkdir *"),
-        "clone_repo" => bash("*git *clone*"),
-        "get_sha" => bash("*git *rev-parse*"),
-        "git_pull" => bash("*git *pull*"),
-        "git_fetch" => bash("*git *fetch*"),
-        "run_command" => bash(&need(&con.command, "command")?),
-        "web_fetch" => {
-            let input: Vec<(&str, String)> = con
-                .url
-                .as_deref()
-                .map(|u| ("/url", u.to_string()))
-                .into_iter()
-                .collect();
-            Pattern {
-                alts: vec![alt("WebFetch", &input)],
+    let (pattern, call) =
+        match calls::of(&kind.value, con) {
+            Ok(Some(c)) => (c.pattern, c.shown),
+            Err(key) => return Err(env.err(kat, format!("`{}` needs `{key}`", kind.value))),
+            Ok(None) if kind.value == "invoke_skill" => {
+                let skill = need(&con.skill, "skill")?;
+                let p = Pattern::parse(&format!("skill:{}", glob_of(&skill)))
+                    .map_err(|e| env.err(kat, e.to_string()))?;
+                (p, Some(format!("Skill(skill=\"{skill}\")")))
             }
-        }
-        "invoke_pattern" => Pattern {
-            alts: vec![alt(
-                "Read",
-                &[("/file_path", path_glob(&need(&con.path, "path")?))],
-            )],
-        },
-        "spawn_agent" => Pattern {
-            alts: vec![alt("Task", &[]), alt("Agent", &[])],
-        },
-        "invoke_skill" => {
-            let skill = need(&con.skill, "skill")?;
-            Pattern::parse(&format!("skill:{}", glob_of(&skill)))
-                .map_err(|e| env.err(kat, e.to_string()))?
-        }
-        other => {
-            return Err(env.err(kat, format!(
-                "unknown consequence type `{other}`: expected one of {} (state) or {} (tool calls)",
+            Ok(None) => {
+                return Err(env.err(kat, format!(
+                "unknown consequence type `{}`: expected one of {} (state) or {} (tool calls)",
+                kind.value,
                 STATE_TYPES.join(", "),
                 ACTIVITY_TYPES.join(", ")
             )));
-        }
-    };
+            }
+        };
     let mut on_ok = Vec::new();
     let mut on_fail = Vec::new();
     if let Some(var) = &con.store_as {
         on_ok.push(store_result(var, &kind.value));
         if kind.value == "web_fetch" {
-            on_ok.push(Action::MergeVar {
-                name: var.clone(),
-                value: json!({ "status": 200 }),
-            });
             // A failed fetch has no result: only its status.
             on_fail.push(Action::SetVar {
                 name: var.clone(),
@@ -328,6 +253,7 @@ pub fn compile(c: &Sp<Consequence>, env: &Env) -> Result<Compiled, LoadError> {
     let (pattern, guard) = split_templates(pattern);
     Ok(Compiled::Activity(Activity {
         shown,
+        call,
         pattern,
         guard,
         on_ok,
@@ -339,11 +265,13 @@ pub fn compile(c: &Sp<Consequence>, env: &Env) -> Result<Compiled, LoadError> {
 
 /// `store_as`: what the action produced, from the tool's result (PostToolUse): the parsed
 /// file for `read_config` (Read's `file.content`), the commit for `get_sha` (Bash's stdout),
-/// the whole result otherwise (WebFetch's `code`, `result`…).
+/// the fetch with the HTTP status its `code` reports as `status` for `web_fetch`, the whole
+/// result otherwise.
 fn store_result(var: &str, kind: &str) -> Action {
     let (pointer, decode) = match kind {
         "read_config" => ("/file/content", Decode::Yaml),
         "get_sha" => ("/stdout", Decode::Trim),
+        "web_fetch" => ("", Decode::Fetch),
         _ => ("", Decode::Json),
     };
     Action::SetVarFromResult {
@@ -362,18 +290,26 @@ mod tests {
     fn names_match_anything_for_a_reference_and_paths_keep_theirs() {
         assert_eq!(glob_of("${source_url}/llms.txt"), "*/llms.txt");
         assert_eq!(glob_of("${a}${b}/x/${c"), "*/x/*");
-        assert_eq!(path_glob("data/web/${id}/p.md"), "*/data/web/${id}/p.md");
         assert_eq!(
-            path_glob("${CLAUDE_PLUGIN_ROOT}/lib/a.md"),
+            calls::path_glob("data/web/${id}/p.md"),
+            "*/data/web/${id}/p.md"
+        );
+        assert_eq!(
+            calls::path_glob("${CLAUDE_PLUGIN_ROOT}/lib/a.md"),
             "${CLAUDE_PLUGIN_ROOT}/lib/a.md"
         );
-        assert_eq!(path_glob("/abs/a.md"), "/abs/a.md");
+        assert_eq!(calls::path_glob("/abs/a.md"), "/abs/a.md");
     }
 
     #[test]
     fn references_in_inputs_become_a_guard() {
-        let p = write_to(Some("data/web/${id}/p.md"));
-        let (p, guard) = split_templates(p);
+        let write = |path: &str| {
+            let input = [("/file_path", calls::path_glob(path))];
+            Pattern {
+                alts: vec![calls::alt("Write", &input), calls::alt("Edit", &input)],
+            }
+        };
+        let (p, guard) = split_templates(write("data/web/${id}/p.md"));
         assert_eq!(p.to_string(), "Write|Edit");
         assert_eq!(
             guard,
@@ -382,7 +318,7 @@ mod tests {
                 matcher: InputMatcher::Glob("*/data/web/${id}/p.md".into())
             })
         );
-        let (p, guard) = split_templates(write_to(Some("data/config.yaml")));
+        let (p, guard) = split_templates(write("data/config.yaml"));
         assert!(guard.is_none());
         assert_eq!(p.alts[1].input.len(), 1);
     }

@@ -162,6 +162,7 @@ pub fn entry_gate(
     wf: &Workflow,
     b: &mut ChartBuilder,
     start: StateId,
+    skill: &str,
 ) -> Result<StateId, LoadError> {
     let Some(gate) = cx.ids.get(ENTRY_GATE).copied() else {
         if let Some(f) = &wf.on_entry_failure {
@@ -193,9 +194,8 @@ pub fn entry_gate(
                     list.join(", ")
                 )),
                 recovery: Some(format!(
-                    "Make {} hold, then start `{}` again.",
+                    "Make {} hold, then run {skill} again.",
                     list.join(" and "),
-                    b.chart().name
                 )),
             };
             let id = b

@@ -18,6 +18,7 @@
 //! response handler for typed answers, and the `note`, `invoke_skill` and `run_command`
 //! consequences.
 
+pub mod calls;
 pub mod compile;
 pub mod consequence;
 pub mod declare;
@@ -30,6 +31,7 @@ pub mod nodes;
 pub mod precond;
 pub mod prompt;
 pub mod schema;
+pub mod skill;
 
 use super::{LoadError, Loaded};
 

@@ -11,8 +11,9 @@
 //! `evaluate` consequences and the transitions that carry a node's consequences are built in
 //! [`super::flow`].
 
+use super::calls::path_glob;
 use super::compile::{Cx, scope};
-use super::consequence::{path_glob, split_templates};
+use super::consequence::split_templates;
 use super::flow::{add, flow, wire};
 use super::precond;
 use super::schema::{Node, Sp, span_of};
@@ -21,6 +22,7 @@ use crate::dialects::LoadError;
 use crate::engine::build::ChartBuilder;
 use crate::engine::ir::{Guard, InputMatcher, StateId, Trigger};
 use crate::engine::pattern::{Alt, Pattern};
+use crate::engine::wording::as_calls;
 
 fn need<'n>(
     cx: &Cx,
@@ -165,6 +167,10 @@ pub fn compile(
             let (pattern, guard) = split_templates(shown.clone());
             let st = b.state_mut(id);
             st.activity = Some(shown);
+            st.call = Some(format!(
+                "Read(file_path={})",
+                serde_json::Value::String(doc.value.clone())
+            ));
             st.notes.push(match &n.section {
                 Some(s) => format!("read {} (section {s})", doc.value),
                 None => format!("read {}", doc.value),
@@ -244,13 +250,14 @@ fn action(
         "waits for {}",
         f.activities
             .iter()
-            .map(|a| a.shown.to_string())
+            .map(|a| a.call.clone().unwrap_or_else(|| as_calls(&a.shown)))
             .collect::<Vec<_>>()
             .join(", then ")
     ));
     for (i, a) in f.activities.iter().enumerate() {
         let src = steps[i];
         b.state_mut(src).activity = Some(a.shown.clone());
+        b.state_mut(src).call = a.call.clone();
         let (next, mut ok, mut failed) = if i == last {
             (entry, a.on_ok.clone(), a.on_fail.clone())
         } else {

@@ -97,6 +97,8 @@ pub struct Workflow {
     pub enforcement: Option<Sp<String>>,
     pub off_path: Option<Sp<String>>,
     pub neutral_tools: Option<Vec<Sp<String>>>,
+    /// Extension: the skill that runs the workflow (default: `name` in kebab case).
+    pub skill: Option<Sp<String>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -77,6 +77,12 @@ pub struct State {
     pub kind: StateKind,
     /// The tool, skill or command that performs this step.
     pub activity: Option<Pattern>,
+    /// The activity as the agent makes the call, for people to read: `Bash(command="git clone
+    /// ${source_url} .source/${source_id}")` where `activity` holds the globs that match it.
+    /// `${var}` stays as written; `Machine::activity_call` fills in the values a snapshot holds.
+    /// `None`: the pattern says it well enough (views show `activity` as calls).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<String>,
     pub policy: Policy,
     /// Further policies of their own (a `when`, a gate, a recovery text), checked after
     /// `policy` in order: the first that objects speaks.
@@ -88,6 +94,11 @@ pub struct State {
     /// `true` when entering the state means its step is already done (seed 000 railroad: the
     /// state is named after the tool that was just used).
     pub complete_on_entry: bool,
+    /// Where the state sits inside its parent, in percent of the parent's interval, when the
+    /// sequence pins it (hope's loop steps: a loop would fold them into one interval, so
+    /// progress would stand still through a whole wave). Over the computed layout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share: Option<[f64; 2]>,
     /// How far along an atomic state is, read from a watched system's own measure (SEAAM's
     /// goals achieved of goals set) instead of 0 until it is left.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -155,4 +166,12 @@ pub struct Band {
     /// Where the band is declared, for lints.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub span: Option<Span>,
+}
+
+/// While `when` holds, overall progress is at least where state `at` starts: a side trip (a
+/// consult run beside the loop, soul on every prompt) keeps the progress of the step it left.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Floor {
+    pub when: super::Guard,
+    pub at: StateId,
 }

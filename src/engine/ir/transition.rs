@@ -196,4 +196,7 @@ pub enum Decode {
     Yaml,
     /// The first value of an object (AskUserQuestion's answer to its question).
     First,
+    /// A web fetch's result with `status`, the HTTP status its `code` reports (seed 003's
+    /// `fetch_succeeded` reads it); a result that reports none gets no `status`.
+    Fetch,
 }

@@ -35,6 +35,15 @@ fn effective_weight(chart: &Chart, id: StateId) -> f64 {
     }
 }
 
+/// States the sequence pins inside their parent (`State::share`) take that interval.
+fn pin_shares(chart: &Chart, kids: &[StateId], span: &mut [(f64, f64)]) {
+    for k in kids {
+        if let Some([lo, hi]) = chart.state(*k).share {
+            span[k.index()] = ((lo / 100.0).clamp(0.0, 1.0), (hi / 100.0).clamp(0.0, 1.0));
+        }
+    }
+}
+
 /// The child of `ancestor` that contains `id`.
 pub(in crate::engine) fn child_of(
     chart: &Chart,
@@ -155,6 +164,7 @@ impl Intervals {
             }
             if Some(parent.id) == banded_parent {
                 Self::banded(chart, kids, &edges, &w, &rank, &mut span);
+                pin_shares(chart, kids, &mut span);
                 continue;
             }
             let finals: Vec<usize> = (0..kids.len())
@@ -177,6 +187,7 @@ impl Intervals {
                     )
                 };
             }
+            pin_shares(chart, kids, &mut span);
         }
         Intervals {
             span,

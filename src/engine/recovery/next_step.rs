@@ -67,16 +67,21 @@ fn required_input(guard: &Option<Guard>, out: &mut Vec<(String, String)>) {
 }
 
 /// Whether `input` satisfies the input matchers of a guard (other conditions are the step's
-/// business: they depend on where the sequence is when the call is made).
-pub(crate) fn input_fits(guard: &Option<Guard>, input: &serde_json::Value) -> bool {
-    fn walk(g: &Guard, input: &serde_json::Value) -> bool {
+/// business: they depend on where the sequence is when the call is made). A matcher written
+/// with `${var}` takes the values `snap` holds (any value for one unset).
+pub(crate) fn input_fits(
+    guard: &Option<Guard>,
+    input: &serde_json::Value,
+    snap: &Snapshot,
+) -> bool {
+    fn walk(g: &Guard, input: &serde_json::Value, snap: &Snapshot) -> bool {
         match g {
-            Guard::Input { pointer, matcher } => pattern::input_matches(input, pointer, matcher),
-            Guard::All { of } => of.iter().all(|g| walk(g, input)),
+            Guard::Input { .. } => guard::eval(g, snap, input),
+            Guard::All { of } => of.iter().all(|g| walk(g, input, snap)),
             _ => true,
         }
     }
-    guard.as_ref().is_none_or(|g| walk(g, input))
+    guard.as_ref().is_none_or(|g| walk(g, input, snap))
 }
 
 impl Machine {
@@ -121,6 +126,12 @@ impl Machine {
                     None => name,
                 }
             }
+        };
+        // A step the sequence words (a workflow's `git clone <url> <dest>`) is named so, not by
+        // the globs that recognise it.
+        let (call, tool) = match self.worded_call(ti) {
+            Some(worded) => (worded.to_string(), worded.to_string()),
+            None => (call, tool),
         };
         let leads_to = t
             .targets

@@ -109,7 +109,7 @@ impl Machine {
         via: &[Option<Edge>],
         exact: bool,
     ) -> Option<Vec<NextStep>> {
-        let site = self.call_site(dist, ev, exact)?;
+        let site = self.call_site(snap, dist, ev, exact)?;
         let (edges, ti) = self.way_to_call(snap, ev, site, via, exact);
         let mut steps: Vec<NextStep> = edges
             .iter()

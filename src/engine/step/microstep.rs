@@ -31,6 +31,9 @@ impl Machine {
         // Exit in reverse document order (descendants first).
         let exited: Vec<StateId> = exit.iter().rev().copied().collect();
         snap.active.retain(|s| !exit.contains(s));
+        if exited.iter().any(|s| chart.state(*s).is_final()) {
+            self.left_an_ending(snap);
+        }
         for &ti in transitions {
             let t = &chart.transitions[ti];
             let notes = guard::apply(&t.actions, snap, &event.input, &event.response);
@@ -109,6 +112,20 @@ impl Machine {
                 }
             }
         }
+    }
+
+    /// A transition out of an ending (a workflow started again from it) undoes what reaching
+    /// it did: the sequence is no longer over, nor failed, unless an ending is still active.
+    fn left_an_ending(&self, snap: &mut Snapshot) {
+        if snap.failed.is_some_and(|f| !snap.is_active(f)) {
+            snap.failed = None;
+        }
+        let root = StateId::ROOT;
+        snap.halted = snap.active.iter().any(|s| {
+            let st = self.chart.state(*s);
+            st.is_final() && st.parent == Some(root)
+        }) || (matches!(self.chart.state(root).kind, StateKind::Parallel)
+            && self.all_regions_final(snap, root));
     }
 
     fn all_regions_final(&self, snap: &Snapshot, parallel: StateId) -> bool {

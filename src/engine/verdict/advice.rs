@@ -95,7 +95,19 @@ pub(super) fn advice(
         (Some(path), _) if recovery.denied_input_differs && path.len() == 1 => {
             format!("Here, {}.", allowed_as(&path[0].tool))
         }
-        (_, Some(n)) => format!("Next: call {n}."),
+        // At an error ending whose recovery names a call: the ending, then the call.
+        (_, Some(n)) => match m.ended_in(snap) {
+            Some(ended) => format!(
+                "{}{} Next: call {n}.",
+                ended,
+                if ended.ends_with(['.', '!', '?']) {
+                    ""
+                } else {
+                    "."
+                }
+            ),
+            None => format!("Next: call {n}."),
+        },
         // At an ending: what the ending says to do.
         _ => m.ended_in(snap).unwrap_or_default(),
     };
