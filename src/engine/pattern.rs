@@ -167,6 +167,31 @@ mod tests {
         );
     }
 
+    /// Claude Code renamed `Task` to `Agent` and the shell killers to `TaskStop`; its matchers
+    /// take either name, and so do a sequence's patterns, for calls and failed calls alike.
+    #[test]
+    fn renamed_built_in_tools_match_under_either_name() {
+        let matches = |p: &str, ev: &Event| Pattern::parse(p).unwrap().matches(ev, &no_alias());
+        let agent = Event::tool("Agent", json!({"subagent_type": "Explore"}));
+        let task = Event::tool("Task", json!({"subagent_type": "Explore"}));
+        for ev in [&agent, &task] {
+            assert!(matches("Task", ev) && matches("Agent", ev), "{}", ev.name);
+            assert!(matches("Task(subagent_type=Explore)", ev));
+            assert!(!matches("Task(subagent_type=Plan)", ev));
+        }
+        assert!(matches("KillShell", &Event::tool("TaskStop", Value::Null)));
+        assert!(matches("TaskStop", &Event::tool("KillBash", Value::Null)));
+        let failed = Pattern::parse("Task").unwrap();
+        assert!(failed.matches_error(&Event::tool_error("Agent", Value::Null), &no_alias()));
+        // Only tools: a tool merely starting with the name is another tool, and a skill named
+        // like the old tool is not the new one.
+        assert!(!matches("Task", &Event::tool("TaskCreate", Value::Null)));
+        assert!(!matches(
+            "Agent",
+            &Event::tool("Skill", json!({"skill": "Task"}))
+        ));
+    }
+
     #[test]
     fn a_plugins_server_matches_patterns_written_for_the_server() {
         let ev = Event::tool("mcp__plugin_seed_seed__who_am_i", Value::Null);

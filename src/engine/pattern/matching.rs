@@ -78,6 +78,8 @@ impl Alt {
                 || aliased_names(&ev.name, aliases)
                     .iter()
                     .any(|n| self.glob_matches(n))
+                || (matches!(ev.kind, EventKind::Tool | EventKind::ErrorTool)
+                    && renamed_tool(&ev.name).iter().any(|n| self.glob_matches(n)))
         };
         name_ok
             && self
@@ -105,6 +107,19 @@ fn aliased_names(name: &str, aliases: &BTreeMap<String, String>) -> Vec<String> 
         }
     }
     out
+}
+
+/// Claude Code's built-in tools that were renamed, as its own matchers and permission rules
+/// accept them: a sequence written for either name matches calls under the other (`Task`
+/// became `Agent` in 2.1; the shell-killing tools became `TaskStop`).
+const RENAMED_TOOLS: &[&[&str]] = &[&["Agent", "Task"], &["TaskStop", "KillShell", "KillBash"]];
+
+fn renamed_tool(name: &str) -> &'static [&'static str] {
+    RENAMED_TOOLS
+        .iter()
+        .find(|names| names.contains(&name))
+        .copied()
+        .unwrap_or(&[])
 }
 
 fn canonical_server(s: &str) -> String {
