@@ -83,11 +83,11 @@ pub fn non_empty(s: &str, default: &str) -> String {
     }
 }
 
-/// The dotted name the chart uses (`starlog.orient`); skills by their own name. Raw: the
-/// interner sanitizes it once.
+/// The dotted name the chart uses (`starlog.orient`); a skill as the tool the agent called,
+/// `Skill` (the row's detail names the skill). Raw: the interner sanitizes it once.
 pub fn call_name(kind: EventKind, name: &str) -> Cow<'_, str> {
     match kind {
-        EventKind::Skill => Cow::Owned(format!("skill:{name}")),
+        EventKind::Skill => Cow::Borrowed("Skill"),
         _ => Cow::Borrowed(name),
     }
 }

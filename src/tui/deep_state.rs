@@ -1,5 +1,6 @@
-//! Deep state: each reader of the sequence with its current value and when it changed; the most
-//! recent change stands out.
+//! Deep state: each reader of the sequence with its current value and when it changed (the most
+//! recent change stands out), then the variables the session holds and the flags it has set
+//! (what gates such as hope's ExitPlanMode check).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -8,12 +9,88 @@ use ratatui::widgets::{Paragraph, Widget};
 use serde_json::Value;
 
 use super::common::{Chrome, frame, hms, line};
+use super::fold::Deep;
 use super::model::{Focus, Model};
 use super::sanitize;
 use super::theme::{Role, Theme};
 
-pub fn wanted_rows(m: &Model) -> u16 {
-    m.deep_values().len().max(1) as u16
+const FLAGS: &str = "flags";
+
+/// The flags set in the shown snapshot of the selected sequence, in name order.
+pub fn set_flags(m: &Model) -> Vec<String> {
+    m.snapshot()
+        .map(|s| {
+            s.flags
+                .iter()
+                .filter(|(_, on)| **on)
+                .map(|(k, _)| sanitize::clean(k, 40))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The variables that hold a value, by name.
+fn vars(m: &Model) -> Vec<(String, Value)> {
+    m.status()
+        .map(|st| {
+            st.vars
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Content rows at `width` columns.
+pub fn wanted_rows(m: &Model, width: u16) -> u16 {
+    let (values, vars, flags) = (m.deep_values(), vars(m), set_flags(m));
+    let key_w = key_width(&values, &vars, &flags).min((width as usize / 2).max(8));
+    let flags = flag_lines(&flags, width, key_w).len();
+    (values.len() + vars.len() + flags).max(1) as u16
+}
+
+/// The width of the name column: the longest reader, variable or the `flags` label.
+fn key_width(
+    values: &[(String, Option<Deep>)],
+    vars: &[(String, Value)],
+    flags: &[String],
+) -> usize {
+    values
+        .iter()
+        .map(|(n, _)| n)
+        .chain(vars.iter().map(|(n, _)| n))
+        .map(|n| n.chars().count())
+        .chain(std::iter::once(if flags.is_empty() {
+            0
+        } else {
+            FLAGS.len()
+        }))
+        .max()
+        .unwrap_or(0)
+        .min(24)
+}
+
+/// The set flags packed into lines of at most `width` columns after the name column.
+fn flag_lines(flags: &[String], width: u16, key_w: usize) -> Vec<String> {
+    let room = (width as usize).saturating_sub(key_w + 1).max(12);
+    let mut out: Vec<String> = Vec::new();
+    for f in flags {
+        match out.last_mut() {
+            Some(l) if l.chars().count() + 2 + f.chars().count() <= room => {
+                l.push_str(", ");
+                l.push_str(f);
+            }
+            _ => out.push(f.clone()),
+        }
+    }
+    out
+}
+
+/// Rows the readers' values take: what a sequence that watches deep state keeps on screen.
+pub fn reader_rows(m: &Model) -> u16 {
+    m.seq().map_or(0, |s| {
+        s.machine.chart.readers.len().min(u16::MAX as usize) as u16
+    })
 }
 
 fn show(v: &Value) -> String {
@@ -24,29 +101,39 @@ fn show(v: &Value) -> String {
     }
 }
 
-pub fn lines(m: &Model, theme: &Theme) -> Vec<Line<'static>> {
-    let values = m.deep_values();
-    if values.is_empty() {
+/// The region's lines at `width` columns; when `rows` cannot hold every reader, the most
+/// recently changed come first (what a short region is for).
+pub fn lines(m: &Model, theme: &Theme, width: u16, rows: usize) -> Vec<Line<'static>> {
+    let mut values = m.deep_values();
+    let vars = vars(m);
+    let flags = set_flags(m);
+    if values.is_empty() && vars.is_empty() && flags.is_empty() {
         return vec![line("no readers", theme.style(Role::Muted))];
     }
-    let name_w = values
-        .iter()
-        .map(|(n, _)| n.chars().count())
-        .max()
-        .unwrap_or(0)
-        .min(24);
+    // The names never take more than half the row: the values are what is watched.
+    let name_w = key_width(&values, &vars, &flags).min((width as usize / 2).max(8));
     let latest = values
         .iter()
         .filter_map(|(_, d)| d.as_ref().map(|d| d.changed_at))
         .max();
+    if values.len() + vars.len() + flags.len().min(1) > rows {
+        values.sort_by_key(|(_, d)| std::cmp::Reverse(d.as_ref().map(|d| d.changed_at)));
+    }
     let ascii = theme.symbols.bar_full.is_ascii();
-    values
+    let key = |name: &str, role: Role| {
+        Span::styled(
+            format!("{:<name_w$} ", sanitize::clean(name, name_w)),
+            theme.style(role),
+        )
+    };
+    let value = |v: &Value| {
+        let s = show(v);
+        if ascii && s == "—" { "-".into() } else { s }
+    };
+    let mut out: Vec<Line<'static>> = values
         .into_iter()
         .map(|(name, d)| {
-            let mut spans = vec![Span::styled(
-                format!("{:<name_w$} ", sanitize::clean(&name, 24)),
-                theme.style(Role::DeepKey),
-            )];
+            let mut spans = vec![key(&name, Role::DeepKey)];
             match d {
                 Some(d) => {
                     let fresh = latest.is_some_and(|l| l > 0 && d.changed_at == l);
@@ -55,12 +142,11 @@ pub fn lines(m: &Model, theme: &Theme) -> Vec<Line<'static>> {
                     } else {
                         Role::DeepValue
                     };
-                    let mut v = show(&d.value);
-                    if ascii && v == "—" {
-                        v = "-".into();
-                    }
+                    let v = value(&d.value);
+                    // When it changed, if the row has room for it after the value.
+                    let room = (width as usize).saturating_sub(name_w + 1 + v.chars().count());
                     spans.push(Span::styled(v, theme.style(role)));
-                    if let Some(t) = d.changed_ts {
+                    if let Some(t) = d.changed_ts.filter(|_| room >= 16) {
                         spans.push(Span::styled(
                             format!("  since {}", hms(t, &m.tz)),
                             theme.style(Role::TimelineTime),
@@ -71,7 +157,25 @@ pub fn lines(m: &Model, theme: &Theme) -> Vec<Line<'static>> {
             }
             Line::from(spans)
         })
-        .collect()
+        .collect();
+    for (name, v) in &vars {
+        out.push(Line::from(vec![
+            key(name, Role::Muted),
+            Span::styled(value(v), theme.style(Role::DeepValue)),
+        ]));
+    }
+    let pad = " ".repeat(name_w + 1);
+    for (i, l) in flag_lines(&flags, width, name_w).into_iter().enumerate() {
+        let head = match i {
+            0 => key(FLAGS, Role::Muted),
+            _ => Span::raw(pad.clone()),
+        };
+        out.push(Line::from(vec![
+            head,
+            Span::styled(l, theme.style(Role::DeepValue)),
+        ]));
+    }
+    out
 }
 
 pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Chrome) {
@@ -82,7 +186,8 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Ch
         theme,
         chrome,
     );
-    Paragraph::new(lines(m, theme))
+    let inner = block.inner(area);
+    Paragraph::new(lines(m, theme, inner.width, inner.height as usize))
         .scroll((m.scroll.deep.min(u16::MAX as usize) as u16, 0))
         .block(block)
         .render(area, buf);

@@ -83,7 +83,8 @@ const fn want(id: Id, min: u16, good: u16, want: u16, prio: u8) -> Want {
     Want {
         id,
         min,
-        good,
+        // Comfortable is never more than the region could use.
+        good: if good < want { good } else { want },
         want,
         prio,
     }
@@ -116,11 +117,17 @@ pub fn compute(area: Rect, m: &Model) -> Regions {
             ChartView::Graph => Id::Graph,
             ChartView::Outline => Id::Statechart,
         };
-        let deep = deep_state::wanted_rows(m) + f;
+        let e = Emphasis::of(m, w, f);
         let wants = [
             want(Id::Progress, 1, prog.saturating_sub(1), prog, 1),
             want(main, 2 + f, 3 + f, chart.min(8) + f, 2),
-            want(Id::Tools, 1 + f, 1 + f, tools::wanted_rows(m, w) + f, 4),
+            want(
+                Id::Tools,
+                1 + f,
+                1 + f,
+                tools::wanted_rows(m, w) + f,
+                if e.observe { 7 } else { 4 },
+            ),
             want(
                 Id::Recovery,
                 1 + f,
@@ -135,7 +142,7 @@ pub fn compute(area: Rect, m: &Model) -> Regions {
                 u16::MAX,
                 5,
             ),
-            want(Id::Deep, 0, deep, deep, 6),
+            e.deep(6),
         ];
         place(&mut r, body, &wants, Id::Timeline);
     } else if area.width < WIDE {
@@ -146,7 +153,13 @@ pub fn compute(area: Rect, m: &Model) -> Regions {
         } else {
             full - 1
         };
-        let timeline_rows = (body.height / 3).max(6);
+        let e = Emphasis::of(m, inner_w(area.width / 2), f);
+        // A kept deep-state region is a third box beside the statechart: the timeline gives
+        // it some of its rows.
+        let timeline_rows = match e.readers {
+            true => (body.height / 4).max(5),
+            false => (body.height / 3).max(6),
+        };
         let [top, band, bottom] = Layout::vertical([
             Constraint::Length(prog_rows),
             Constraint::Fill(1),
@@ -158,9 +171,14 @@ pub fn compute(area: Rect, m: &Model) -> Regions {
             Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
                 .areas(band);
         let lw = inner_w(left.width);
-        let deep = deep_state::wanted_rows(m) + f;
         let wants = [
-            want(Id::Tools, 1 + f, 2 + f, tools::wanted_rows(m, lw) + f, 2),
+            want(
+                Id::Tools,
+                1 + f,
+                2 + f,
+                tools::wanted_rows(m, lw) + f,
+                if e.observe { 4 } else { 2 },
+            ),
             want(
                 Id::Recovery,
                 1 + f,
@@ -168,7 +186,7 @@ pub fn compute(area: Rect, m: &Model) -> Regions {
                 recovery::wanted_rows(m, lw) + f,
                 1,
             ),
-            want(Id::Deep, 0, deep, deep, 3),
+            e.deep(3),
         ];
         place(&mut r, left, &wants, Id::Recovery);
         match m.chart_view {
@@ -183,12 +201,9 @@ pub fn compute(area: Rect, m: &Model) -> Regions {
             Constraint::Percentage(35),
         ])
         .areas(body);
-        place(
-            &mut r,
-            left,
-            &side_wants(m, inner_w(left.width), f, prog),
-            Id::Recovery,
-        );
+        let lw = inner_w(left.width);
+        let e = Emphasis::of(m, lw, f);
+        place(&mut r, left, &side_wants(m, &e, lw, f, prog), Id::Recovery);
         let wants = [
             want(
                 Id::Statechart,
@@ -205,12 +220,17 @@ pub fn compute(area: Rect, m: &Model) -> Regions {
     r
 }
 
-/// The left column of the boxed layouts.
-fn side_wants(m: &Model, w: u16, f: u16, prog: u16) -> [Want; 4] {
-    let deep = deep_state::wanted_rows(m) + f;
+/// The left column of the wide layout.
+fn side_wants(m: &Model, e: &Emphasis, w: u16, f: u16, prog: u16) -> [Want; 4] {
     [
         want(Id::Progress, 1 + f, prog.saturating_sub(1) + f, prog + f, 1),
-        want(Id::Tools, 1 + f, 2 + f, tools::wanted_rows(m, w) + f, 3),
+        want(
+            Id::Tools,
+            1 + f,
+            2 + f,
+            tools::wanted_rows(m, w) + f,
+            if e.observe { 5 } else { 3 },
+        ),
         want(
             Id::Recovery,
             1 + f,
@@ -218,8 +238,47 @@ fn side_wants(m: &Model, w: u16, f: u16, prog: u16) -> [Want; 4] {
             recovery::wanted_rows(m, w) + f,
             2,
         ),
-        want(Id::Deep, 0, deep, deep, 4),
+        e.deep(4),
     ]
+}
+
+/// What matters more or less for the shown sequence: a sequence that watches deep state
+/// (readers) keeps its deep-state region at every size, taking its minimum before the other
+/// regions grow; in observe mode nothing is blocked, so the tools region gives way first.
+struct Emphasis {
+    /// The sequence has readers.
+    readers: bool,
+    observe: bool,
+    /// Rows the deep-state region could use (frame included).
+    deep: u16,
+    f: u16,
+}
+
+impl Emphasis {
+    fn of(m: &Model, w: u16, f: u16) -> Emphasis {
+        Emphasis {
+            readers: deep_state::reader_rows(m) > 0,
+            observe: m.seq().is_some_and(|s| {
+                s.machine.chart.settings.enforcement == crate::engine::ir::Enforcement::Observe
+            }),
+            deep: deep_state::wanted_rows(m, w) + f,
+            f,
+        }
+    }
+
+    /// The deep-state region's claim at priority `prio`: when the sequence has readers it is
+    /// kept (the newest value at least; a few in observe mode, where the readers are what
+    /// there is to see), else it is shown whole only when there is room.
+    fn deep(&self, prio: u8) -> Want {
+        let least = match (self.readers, self.observe) {
+            (false, _) => 0,
+            (true, false) => self.deep.min(1 + self.f),
+            (true, true) => self.deep.min(3 + self.f),
+        };
+        // Kept, it grows past its minimum only after the regions before it in priority.
+        let good = if least > 0 { least } else { self.deep };
+        want(Id::Deep, least, good, self.deep, prio)
+    }
 }
 
 /// Stack the wanted regions in `col`, by priority: first every minimum that fits, then up to

@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 
 use jiff::tz::TimeZone;
 
-use crate::engine::recovery::Recovery;
 use crate::engine::{Snapshot, Status};
 use crate::store::record::Record;
 
@@ -108,8 +107,6 @@ pub struct Derived {
     /// Per sequence.
     pub snaps: Vec<Snapshot>,
     pub status: Vec<Status>,
-    /// Recovery for the most recent denial, through the selected sequence.
-    pub denial: Option<Recovery>,
     /// The focused graph of the selected sequence.
     pub graph: Option<Graphs>,
 }
@@ -323,7 +320,7 @@ impl Model {
         self.recompute();
     }
 
-    /// Derive status, snapshots and the denial's recovery from the shown fold.
+    /// Derive status, snapshots and the focused graph from the shown fold.
     pub fn recompute(&mut self) {
         self.selected = self.selected.min(self.seqs.len().saturating_sub(1));
         let fold = self.shown();
@@ -336,13 +333,6 @@ impl Model {
             .zip(&snaps)
             .map(|(s, snap)| s.machine.status(snap))
             .collect();
-        let denial = match (self.seqs.get(self.selected), snaps.get(self.selected)) {
-            (Some(seq), Some(snap)) => fold
-                .denials
-                .back()
-                .map(|d| seq.machine.recovery(snap, Some(&d.event))),
-            _ => None,
-        };
         let at = fold.applied;
         let graph = match (self.seqs.get(self.selected), snaps.get(self.selected)) {
             (Some(seq), Some(snap)) => {
@@ -354,7 +344,6 @@ impl Model {
             at,
             snaps,
             status,
-            denial,
             graph,
         };
     }

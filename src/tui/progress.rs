@@ -130,6 +130,8 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Op
 
     let remaining = match (p.done, p.steps_remaining) {
         (true, _) => "done".to_string(),
+        // The way to an ending needs no call: it waits on deep state or the session's end.
+        (false, Some(0)) => "no call left to make".to_string(),
         (false, Some(n)) => format!("{ge} {n} step{} to go", if n == 1 { "" } else { "s" }),
         (false, None) => "no ending reachable".to_string(),
     };

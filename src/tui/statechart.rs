@@ -158,7 +158,8 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Ch
         return;
     };
     let g = glyphs(theme);
-    let next = st.next.as_ref().map(|n| n.call.as_str());
+    // The next call as the agent makes it (`Skill(skill="hope:consult")`, `mcp__s__t`).
+    let next = st.next.as_ref().map(|n| n.tool.as_str());
     let tree = outline(&seq.machine, snap, next, &g);
     // The header already names the sequence; the path below it is what matters.
     let name = &seq.machine.chart.name;

@@ -1,96 +1,188 @@
-//! Tools: what the agent may call now (the expected next call first), what is denied now and by
-//! which state of which tier, the neutral tools, and what happens to anything else.
+//! Tools: what the agent may call now (the expected next call first, in bold), what is denied
+//! now and by which state of which tier, the neutral tools, and what happens to anything else.
+//! Calls are spelled as the agent makes them (`Skill(skill="hope:consult")`,
+//! `mcp__starlog__orient`), never as the patterns that match them.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
-use crate::engine::Status;
-use crate::engine::event::canonical_tool_name;
-use crate::engine::ir::OffPathPolicy;
+use crate::engine::Pattern;
+use crate::engine::ir::{Enforcement, OffPathPolicy};
+use crate::engine::tool_name::{canonical_tool_name, spell_as_seen};
+use crate::engine::wording::as_calls;
 
-use super::common::{Chrome, frame, line, plain_if_ascii};
+use super::common::{Chrome, cut, frame, line, plain_if_ascii};
 use super::model::{Focus, Model};
 use super::sanitize;
 use super::theme::{Role, Theme};
 
 const LABEL: usize = 8;
 
-/// Allowed calls that are not neutral, in the dotted form the chart uses (`starlog.orient`,
-/// not `mcp__starlog__orient`), each once.
-fn allowed_only(st: &Status) -> Vec<String> {
+/// A status entry as a call: a rule still in its pattern form (a kind such as `skill:…`, or
+/// `|` alternatives) is worded by the engine's [`as_calls`]; a call is kept as it is (it may
+/// carry the plugin spelling the session showed).
+fn as_call(entry: &str) -> String {
+    let head = &entry[..entry.find('(').unwrap_or(entry.len())];
+    let pattern_form = entry.contains('|')
+        || (head.contains(':') && !head.starts_with('/') && !head.starts_with("mcp__"));
+    match Pattern::parse(entry) {
+        Ok(p) if pattern_form => as_calls(&p),
+        _ => entry.to_string(),
+    }
+}
+
+/// What a list entry is compared by: the call with its server's plugin spelling dropped.
+fn key(call: &str) -> String {
+    canonical_tool_name(call)
+}
+
+/// The sequence's neutral tools as calls, spelled as this session spells its servers.
+fn neutral_calls(m: &Model) -> Vec<String> {
+    let (Some(seq), Some(snap)) = (m.seq(), m.snapshot()) else {
+        return Vec::new();
+    };
     let mut out: Vec<String> = Vec::new();
-    for a in &st.allowed {
-        let c = canonical_tool_name(a);
-        if !st.neutral.contains(&c) && !out.contains(&c) {
+    for p in &seq.machine.chart.neutral {
+        let c = spell_as_seen(&as_calls(p), &snap.plugins);
+        if !out.contains(&c) {
             out.push(c);
         }
     }
     out
 }
 
-fn list_len<S: AsRef<str>>(items: &[S]) -> usize {
-    items
-        .iter()
-        .map(|s| s.as_ref().chars().count() + 2)
-        .sum::<usize>()
-        + LABEL
+/// Allowed calls that are not neutral, each once, the expected next call first.
+fn allowed_only(m: &Model) -> Vec<String> {
+    let Some(st) = m.status() else {
+        return Vec::new();
+    };
+    let neutral: Vec<String> = neutral_calls(m).iter().map(|n| key(n)).collect();
+    let mut out: Vec<String> = Vec::new();
+    for a in st.allowed.iter().filter(|a| *a != "*") {
+        let c = as_call(a);
+        if !neutral.contains(&key(&c)) && !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn observing(m: &Model) -> bool {
+    m.seq()
+        .is_some_and(|s| s.machine.chart.settings.enforcement == Enforcement::Observe)
+}
+
+/// Rows a labelled list takes at `width` columns: entries (each cut to `item_max`, with its
+/// `, `) packed after the label, a new row where the next would not fit.
+fn packed_rows<S: AsRef<str>>(items: &[S], width: usize, item_max: usize) -> usize {
+    let (mut rows, mut col) = (1, LABEL);
+    for s in items {
+        let n = s.as_ref().chars().count().min(item_max) + 2;
+        if col + n > width + 1 && col > LABEL {
+            rows += 1;
+            col = 0;
+        }
+        col += n;
+    }
+    rows
+}
+
+/// Longest an entry may be at `width` columns: it fits on the line after its label.
+fn item_max(width: u16) -> usize {
+    (width as usize).saturating_sub(LABEL + 1).clamp(12, 80)
+}
+
+/// A denied rule as a call (the pattern as the agent would make the calls it names).
+fn rule_call(pattern: &str) -> String {
+    Pattern::parse(pattern).map_or_else(|_| pattern.to_string(), |p| as_calls(&p))
 }
 
 /// Content rows at `width` columns (wrapping estimated).
 pub fn wanted_rows(m: &Model, width: u16) -> u16 {
     let Some(st) = m.status() else { return 1 };
     let w = (width as usize).max(10);
-    let neutral: Vec<&str> = st.neutral.iter().map(String::as_str).collect();
-    let rows = list_len(&allowed_only(st)).div_ceil(w)
-        + st.denied.len().max(1)
-        + list_len(&neutral).div_ceil(w)
-        + 1;
-    rows as u16
+    let max = item_max(width);
+    let observe = observing(m);
+    let allowed = if observe || st.allowed == ["*"] {
+        1
+    } else {
+        packed_rows(&allowed_only(m), w, max)
+    };
+    let denied: usize = st
+        .denied
+        .iter()
+        .map(|d| {
+            let n = rule_call(&d.pattern).chars().count().min(max) + 3 + d.by.chars().count();
+            (LABEL + n).div_ceil(w)
+        })
+        .sum();
+    let denied = if observe { denied } else { denied.max(1) };
+    let neutral = neutral_calls(m);
+    let neutral = if neutral.is_empty() {
+        0
+    } else {
+        packed_rows(&neutral, w, max)
+    };
+    let other = usize::from(!observe);
+    (allowed + denied + neutral + other).max(1) as u16
 }
 
-pub fn lines(m: &Model, theme: &Theme) -> Vec<Line<'static>> {
+pub fn lines(m: &Model, theme: &Theme, width: u16) -> Vec<Line<'static>> {
     let Some(st) = m.status() else {
         return vec![line("no sequence", theme.style(Role::Muted))];
     };
+    let max = item_max(width);
     let label = |s: &str| Span::styled(format!("{s:<LABEL$}"), theme.style(Role::Muted));
     let comma = || Span::styled(", ", theme.style(Role::Muted));
+    let shown = |s: &str| cut(&sanitize::clean(s, 200), max);
+    let observe = observing(m);
     let mut out = Vec::new();
 
-    let allowed = allowed_only(st);
-    let next = st.next.as_ref().map(|n| canonical_tool_name(&n.tool));
     let mut spans = vec![label("allowed")];
-    if st.allowed == ["*"] {
+    let allowed = allowed_only(m);
+    if observe {
+        // Observe mode judges nothing: every call goes through and is recorded.
+        spans.push(Span::styled(
+            "every call (observe mode)",
+            theme.style(Role::ToolsAllowed),
+        ));
+    } else if st.allowed == ["*"] {
         spans.push(Span::styled("any tool", theme.style(Role::ToolsAllowed)));
     } else if allowed.is_empty() {
         spans.push(Span::styled("neutral tools only", theme.style(Role::Muted)));
     }
-    for (i, a) in allowed.iter().filter(|a| *a != "*").enumerate() {
+    let next = st.next.as_ref().map(|n| key(&n.tool));
+    for (i, a) in allowed.iter().enumerate().filter(|_| !observe) {
         if i > 0 {
             spans.push(comma());
         }
         let mut style = theme.style(Role::ToolsAllowed);
-        if next.as_ref() == Some(a) {
-            style = style.add_modifier(ratatui::style::Modifier::BOLD);
+        if next.as_deref() == Some(key(a).as_str()) {
+            style = style.add_modifier(Modifier::BOLD);
         }
-        spans.push(Span::styled(sanitize::clean(a, 60), style));
+        spans.push(Span::styled(shown(a), style));
     }
     out.push(Line::from(spans));
 
-    if st.denied.is_empty() {
+    if st.denied.is_empty() && !observe {
         out.push(Line::from(vec![
             label("denied"),
             Span::styled("nothing by name", theme.style(Role::Muted)),
         ]));
     }
     for d in &st.denied {
+        // In observe mode a deny rule is reported, not enforced.
+        let (name, role) = match observe {
+            true => ("watched", Role::TimelineAdvised),
+            false => ("denied", Role::ToolsDenied),
+        };
+        let call = rule_call(&d.pattern);
         out.push(Line::from(vec![
-            label("denied"),
-            Span::styled(
-                sanitize::clean(&d.pattern, 60),
-                theme.style(Role::ToolsDenied),
-            ),
+            label(name),
+            Span::styled(shown(&call), theme.style(role)),
             Span::styled(
                 plain_if_ascii(theme, &format!(" — {}", sanitize::clean(&d.by, 80))),
                 theme.style(Role::Muted),
@@ -98,28 +190,30 @@ pub fn lines(m: &Model, theme: &Theme) -> Vec<Line<'static>> {
         ]));
     }
 
-    let mut spans = vec![label("neutral")];
-    for (i, n) in st.neutral.iter().enumerate() {
-        if i > 0 {
-            spans.push(comma());
+    let neutral = neutral_calls(m);
+    if !neutral.is_empty() {
+        let mut spans = vec![label("neutral")];
+        for (i, n) in neutral.iter().enumerate() {
+            if i > 0 {
+                spans.push(comma());
+            }
+            spans.push(Span::styled(shown(n), theme.style(Role::ToolsNeutral)));
         }
-        spans.push(Span::styled(
-            sanitize::clean(n, 60),
-            theme.style(Role::ToolsNeutral),
-        ));
+        out.push(Line::from(spans));
     }
-    out.push(Line::from(spans));
 
-    let off = m.seq().map(|s| s.machine.chart.settings.off_path);
-    let (text, role) = match off {
-        Some(OffPathPolicy::Deny) => ("denied (off-path)", Role::ToolsDenied),
-        Some(OffPathPolicy::Warn) => ("allowed with a warning", Role::TimelineAdvised),
-        _ => ("observed only", Role::Muted),
-    };
-    out.push(Line::from(vec![
-        label("other"),
-        Span::styled(text, theme.style(role)),
-    ]));
+    if !observe {
+        let off = m.seq().map(|s| s.machine.chart.settings.off_path);
+        let (text, role) = match off {
+            Some(OffPathPolicy::Deny) => ("denied (off-path)", Role::ToolsDenied),
+            Some(OffPathPolicy::Warn) => ("allowed with a warning", Role::TimelineAdvised),
+            _ => ("observed only", Role::Muted),
+        };
+        out.push(Line::from(vec![
+            label("other"),
+            Span::styled(text, theme.style(role)),
+        ]));
+    }
     out
 }
 
@@ -131,7 +225,7 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Ch
         theme,
         chrome,
     );
-    Paragraph::new(lines(m, theme))
+    Paragraph::new(lines(m, theme, block.inner(area).width))
         .wrap(Wrap { trim: false })
         .scroll((m.scroll.tools.min(u16::MAX as usize) as u16, 0))
         .block(block)

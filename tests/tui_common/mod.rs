@@ -2,6 +2,8 @@
 //! PreToolUse is gated by the real engine and the verdict it gave is recorded.
 #![allow(dead_code)]
 
+pub mod walks;
+
 use serde_json::{Value, json};
 
 use seed::engine::{Event, Facts, Machine, Phase, Snapshot};
@@ -18,6 +20,8 @@ pub fn machine(name: &str) -> Machine {
 
 pub struct Script {
     pub machine: Machine,
+    /// The sequence's name, as records name it.
+    pub sequence: String,
     snap: Option<Snapshot>,
     /// Unix ms.
     pub t: i64,
@@ -37,8 +41,14 @@ pub fn rfc3339(ms: i64) -> String {
 
 impl Script {
     pub fn new(session: &str) -> Script {
+        Script::of(SEQUENCE, session)
+    }
+
+    /// A session stepped through the built-in sequence `name`.
+    pub fn of(name: &str, session: &str) -> Script {
         Script {
-            machine: machine(SEQUENCE),
+            machine: machine(name),
+            sequence: name.into(),
             snap: None,
             // 2026-01-15T14:02:00Z
             t: 1_768_485_720_000,
@@ -65,7 +75,7 @@ impl Script {
         r.agent = self.agent.clone();
         r.phase = phase;
         r.facts = self.facts.clone();
-        r.sequences = vec![SEQUENCE.into()];
+        r.sequences = vec![self.sequence.clone()];
         r.ms = Some(1.1 + (self.n % 5) as f64 * 0.2);
         if let (Some(p), Some(ev)) = (phase, &event) {
             let snap = self
@@ -97,6 +107,18 @@ impl Script {
 
     /// PreToolUse, then (when allowed and `post` is set) PostToolUse after `took` ms.
     pub fn call(&mut self, tool: &str, input: Value, took: i64, post: Option<bool>) -> &mut Self {
+        self.call_returning(tool, input, Value::Null, took, post)
+    }
+
+    /// [`Script::call`] whose PostToolUse reports `response` (the tool's result).
+    pub fn call_returning(
+        &mut self,
+        tool: &str,
+        input: Value,
+        response: Value,
+        took: i64,
+        post: Option<bool>,
+    ) -> &mut Self {
         self.n += 1;
         let id = format!("toolu_{:04}", self.n);
         let mut pre = self.record(
@@ -113,7 +135,10 @@ impl Script {
         let Some(ok) = post else { return self };
         self.wait(took);
         let (hook, ev) = if ok {
-            ("PostToolUse", Event::tool(tool, input))
+            (
+                "PostToolUse",
+                Event::tool(tool, input).with_response(response),
+            )
         } else {
             ("PostToolUseFailure", Event::tool_error(tool, input))
         };
