@@ -10,6 +10,7 @@ use super::guard::parse_guard;
 use crate::dialects::locate::{LoadError, find_path};
 use crate::engine::build::ChartBuilder;
 use crate::engine::ir::{Enforcement, Guard, Span, StateId, StateKind, Transition, Trigger};
+use crate::engine::tool_name::canonical_tool_name;
 
 /// What a guard's `in` may name: a tool of the railroad (its step), or a layer (every step in
 /// it); a tool's name wins over a layer's.
@@ -20,14 +21,14 @@ pub(super) struct Places<'a> {
 
 impl Places<'_> {
     fn get(&self, name: &str) -> Option<Vec<StateId>> {
-        match self.tools.get(name) {
+        match self.tools.get(&canonical_tool_name(name)) {
             Some(id) => Some(vec![*id]),
             None => self.layers.get(name).cloned(),
         }
     }
 
     fn is_layer(&self, name: &str) -> bool {
-        !self.tools.contains_key(name) && self.layers.contains_key(name)
+        !self.tools.contains_key(&canonical_tool_name(name)) && self.layers.contains_key(name)
     }
 }
 

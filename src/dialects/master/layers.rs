@@ -79,7 +79,7 @@ pub(super) fn layers(
                         ),
                     )
                 })?;
-                let id = tools.get(s).ok_or_else(|| {
+                let id = tools.get(&canonical_tool_name(s)).ok_or_else(|| {
                     cx.err(
                         &["progress_layers", name, s],
                         format!("layer `{name}` lists `{s}`, which is not in tool_transitions"),
