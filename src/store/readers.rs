@@ -14,6 +14,7 @@ use super::paths;
 use super::reader_glob::is_pattern;
 pub use super::reader_glob::{Budget, MAX_SCAN_ENTRIES, MAX_SCAN_TIME, glob, glob_within};
 use super::reader_lists;
+use super::redact;
 use crate::engine::Facts;
 use crate::engine::decode;
 use crate::engine::ir::{ReaderDecl, ReaderKind};
@@ -222,10 +223,11 @@ pub fn sample_noting<'a>(
             continue;
         }
         let mut budget = Budget::per_reader();
-        facts.insert(
-            r.name.clone(),
-            evaluate_within(&r.kind, vars, now, &mut budget),
-        );
+        let mut value = evaluate_within(&r.kind, vars, now, &mut budget);
+        // Facts are stepped, recorded and may be quoted to the model: secrets out first,
+        // whichever host samples them (the hook, the dashboard).
+        redact::redact_value(&mut value);
+        facts.insert(r.name.clone(), value);
         if budget.exceeded() {
             notes.push(format!(
                 "reader `{}` ({}) {}: its value is unknown",

@@ -2,7 +2,7 @@
 //! `"api_key": "…"`, `--token …`), whatever the value looks like.
 
 /// Names whose values are secrets whatever they look like (`_`, `-` and case ignored):
-/// `api_key`, `DB_PASSWORD`, `client-secret`, `x-auth-token`…
+/// `api_key`, `DB_PASSWORD`, `client-secret`, `x-auth-token`, `auth`…
 pub(crate) fn sensitive_key(key: &str) -> bool {
     const SUFFIXES: &[&str] = &[
         "token",
@@ -25,7 +25,8 @@ pub(crate) fn sensitive_key(key: &str) -> bool {
     };
     let ends_with = |suffix: &str| folded().take(suffix.len()).eq(suffix.bytes().rev());
     let is = |word: &str| folded().eq(word.bytes().rev());
-    SUFFIXES.iter().any(|s| ends_with(s)) || is("authorization") || is("cookie")
+    // `auth`: Docker's `config.json` and npm's `_auth` keep `user:password` in base64 there.
+    SUFFIXES.iter().any(|s| ends_with(s)) || is("authorization") || is("cookie") || is("auth")
 }
 
 fn word_char(b: u8) -> bool {
