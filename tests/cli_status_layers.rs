@@ -72,7 +72,12 @@ fn status_prints_the_three_layer_bars_and_the_next_tool() {
     assert_eq!(j["sequence"], "compound_intelligence");
     assert_eq!(
         j["current"],
-        serde_json::json!(["railroad.starlog.check", "context.unknown"])
+        // Each deep-state constraint is a region of its own, `off` while its `when` fails.
+        serde_json::json!([
+            "railroad.starlog.check",
+            "context.waypoint_active_learning.off",
+            "context.flight_active_debugging.off"
+        ])
     );
     assert_eq!(j["progress"]["overall"], 56.25);
     let layers: Vec<(String, f64, f64, f64)> = j["progress"]["layers"]

@@ -137,3 +137,84 @@ proptest! {
         }
     }
 }
+
+/// A railroad of `next` (tool `i` leads to the tools listed) whose tools are named by
+/// `name`, with layers of the given widths that list no steps: the spreading places them all.
+fn unlisted(next: &[Vec<usize>], widths: &[u8], name: &dyn Fn(usize) -> String) -> String {
+    let mut transitions = Map::new();
+    for (i, to) in next.iter().enumerate() {
+        let names: Vec<Value> = to.iter().map(|j| json!(name(*j))).collect();
+        transitions.insert(name(i), json!({ "next_allowed": names }));
+    }
+    let total: u32 = widths.iter().map(|w| u32::from(*w)).sum();
+    let mut layers = Map::new();
+    let mut lo = 0.0;
+    for (k, w) in widths.iter().enumerate() {
+        let hi = if k + 1 == widths.len() {
+            100.0
+        } else {
+            lo + 100.0 * f64::from(*w) / f64::from(total)
+        };
+        layers.insert(format!("layer{k}"), json!([lo, hi]));
+        lo = hi;
+    }
+    json!({
+        "name": "spread",
+        "start": [name(0)],
+        "tool_transitions": transitions,
+        "progress_layers": layers,
+    })
+    .to_string()
+}
+
+/// Each layer's steps (tools that lead on; endings join the step before them), in range
+/// order, and how many steps there are.
+fn filled(text: &str) -> Option<(Vec<usize>, usize)> {
+    let chart = load_text("spread.json", text, &|_| None).ok()?.chart;
+    let step = |s: &seed::engine::ir::StateId| !chart.state(*s).is_final();
+    let steps = chart
+        .states
+        .iter()
+        .filter(|s| s.activity.is_some() && !s.is_final())
+        .count();
+    let counts = chart
+        .bands
+        .iter()
+        .map(|b| b.states.iter().filter(|s| step(s)).count())
+        .collect();
+    Some((counts, steps))
+}
+
+fn railroads() -> impl Strategy<Value = (Vec<Vec<usize>>, Vec<u8>)> {
+    (2usize..12).prop_flat_map(|n| {
+        (
+            prop::collection::vec(prop::collection::vec(0..n, 0..3), n),
+            prop::collection::vec(1u8..20, 1..5),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// One server's tools, however the layers are cut: with a step for every layer, none is
+    /// left empty (a bar that stays empty, then fills at once, is a jump).
+    #[test]
+    fn one_servers_steps_leave_no_layer_empty((next, widths) in railroads()) {
+        let text = unlisted(&next, &widths, &|i| format!("s.t{i}"));
+        let Some((counts, steps)) = filled(&text) else { return Ok(()) };
+        if steps >= counts.len() {
+            prop_assert!(counts.iter().all(|c| *c > 0), "{counts:?} of {steps} steps:\n{text}");
+        }
+    }
+
+    /// Any servers: layers fill in range order, so an empty layer never comes before one that
+    /// holds steps.
+    #[test]
+    fn layers_fill_in_range_order((next, widths) in railroads()) {
+        let text = unlisted(&next, &widths, &tool);
+        let Some((counts, _)) = filled(&text) else { return Ok(()) };
+        let first_empty = counts.iter().position(|c| *c == 0).unwrap_or(counts.len());
+        prop_assert!(counts[first_empty..].iter().all(|c| *c == 0), "{counts:?}:\n{text}");
+    }
+}

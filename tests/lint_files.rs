@@ -23,14 +23,15 @@ const CASES: &[Case] = &[
 }"#,
         expect: "unreachable.json:6:5: warning[unreachable]: state `c` can never be entered",
     },
+    // A railroad with no first call was a dead end; it is refused as it loads.
     Case {
-        file: "dead_end.json",
+        file: "empty_start.json",
         text: r#"{
   "name": "x",
   "start": [],
   "tool_transitions": { "a": { "next_allowed": ["b"] } }
 }"#,
-        expect: "dead_end.json:3:3: error[dead-end]: state `start` has no way out and is not an ending",
+        expect: "empty_start.json:3:3: error[load]: `start` must be a tool name or a non-empty list of tool names",
     },
     Case {
         file: "dead_end.mmd",

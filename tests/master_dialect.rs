@@ -77,8 +77,8 @@ fn seed_sketches_load_as_written() {
         .expect("state_constraints sketch loads");
     let st = s
         .chart
-        .find("context.flight_active_debugging")
-        .expect("constraint state");
+        .find("context.flight_active_debugging.on")
+        .expect("the constraint's state, in its own region");
     let policy = &s.chart.state(st).policy;
     assert_eq!(policy.allow.len(), 3);
     assert_eq!(

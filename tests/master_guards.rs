@@ -149,8 +149,19 @@ fn every_guard_form_loads() {
         r#"{ "file_exists": "${HOME}/y" }"#,
         r#"{ "not": { "in": "s.b" } }"#,
         r#"{ "any": [{ "in": "early" }, { "input": "/x" }] }"#,
-        r#"{ "all": [] }"#,
     ] {
         load_text("g.json", &with_when(when), &none).unwrap_or_else(|e| panic!("{when}: {e}"));
     }
+}
+
+/// `all` of nothing always holds and `any` of nothing never does: refused where written, not
+/// reported later as a guard that "never holds" for no reason.
+#[test]
+fn an_empty_combinator_is_an_error_at_its_key() {
+    let (line, col, msg) = error(r#"{ "any": [] }"#);
+    assert_eq!((line, col), (6, 15), "{msg}");
+    assert_eq!(msg, "`when` of `c`: `any` must list at least one guard");
+    let (line, col, msg) = error(r#"{ "not": { "all": [] } }"#);
+    assert_eq!((line, col), (6, 24), "{msg}");
+    assert_eq!(msg, "`when` of `c`: `all` must list at least one guard");
 }

@@ -242,3 +242,36 @@ fn a_loop_across_layers_is_no_fall() {
         "{lints:?}"
     );
 }
+
+#[test]
+fn one_servers_chain_leaves_no_layer_empty() {
+    // Four calls of one server over two halves: no change of server to move the boundary to,
+    // and the railroad's end is that server's too, so each half takes its share.
+    let text = r#"{"name": "x", "tool_transitions": {
+        "s.a": {"next_allowed": ["s.b"]}, "s.b": {"next_allowed": ["s.c"]},
+        "s.c": {"next_allowed": ["s.d"]}},
+      "progress_layers": {"x": [0, 50], "y": [50, 100]}}"#;
+    let chart = load_text("x.json", text, &none).expect("loads").chart;
+    assert_eq!(
+        layers(&chart),
+        [
+            ("x".to_string(), strings(&["s.a", "s.b"])),
+            ("y".to_string(), strings(&["s.c", "s.d"])),
+        ]
+    );
+    let mut w = Walk::new(Machine::new(chart));
+    let mut seen = Vec::new();
+    for call in ["mcp__s__a", "mcp__s__b", "mcp__s__c", "mcp__s__d"] {
+        w.call(call);
+        seen.push((w.overall(), w.layer("x"), w.layer("y")));
+    }
+    assert_eq!(
+        seen,
+        [
+            (25.0, 50.0, 0.0),
+            (50.0, 100.0, 0.0),
+            (75.0, 100.0, 50.0),
+            (100.0, 100.0, 100.0)
+        ]
+    );
+}

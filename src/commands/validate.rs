@@ -1,5 +1,6 @@
 //! `seed validate`: load each sequence and lint it. Exit 1 on errors; warnings are printed.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -68,9 +69,9 @@ pub fn check(source: String, loaded: Result<dialects::Loaded, dialects::LoadErro
     }
 }
 
-/// The files under `path`, each with whether a directory walk found it (rather than being
-/// named).
-fn collect(path: &Path, walked: bool, out: &mut Vec<(PathBuf, bool)>) {
+/// The files under `path` (itself, when it is a file), each once: a file named twice, or
+/// named and found by a walk, is validated once.
+fn collect(path: &Path, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) {
     if path.is_dir() {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
             .map(|r| r.flatten().map(|e| e.path()).collect())
@@ -79,11 +80,11 @@ fn collect(path: &Path, walked: bool, out: &mut Vec<(PathBuf, bool)>) {
         for p in entries {
             let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
             if p.is_dir() || ["json", "yaml", "yml", "toml", "mmd"].contains(&ext) {
-                collect(&p, true, out);
+                collect(&p, out, seen);
             }
         }
-    } else {
-        out.push((path.to_path_buf(), walked));
+    } else if seen.insert(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())) {
+        out.push(path.to_path_buf());
     }
 }
 
@@ -95,32 +96,33 @@ pub fn validate_paths(paths: &[PathBuf]) -> Vec<FileReport> {
             .map(|(n, r)| check(format!("builtin:{n}"), r))
             .collect();
     }
-    let mut files = Vec::new();
+    let (mut files, mut seen) = (Vec::new(), HashSet::new());
     for p in paths {
-        collect(p, false, &mut files);
+        collect(p, &mut files, &mut seen);
     }
-    let loaded: Vec<(PathBuf, bool, _)> = files
+    let loaded: Vec<(PathBuf, _)> = files
         .into_iter()
-        .map(|(f, walked)| {
+        .map(|f| {
             let l = dialects::load_path(&f);
-            (f, walked, l)
+            (f, l)
         })
         .collect();
-    // A diagram a manifest of the walk nests is validated through that manifest: on its own
-    // it is a fragment (prose edges, no bindings), whose findings would only be noise.
-    let nested: Vec<PathBuf> = loaded
+    // A diagram a manifest among the files nests (`seed validate sequences/*` names both) is
+    // validated through that manifest: on its own it is a fragment (prose edges, no
+    // bindings), whose findings would only be noise. Named alone, it is checked on its own.
+    let nested: HashSet<PathBuf> = loaded
         .iter()
-        .filter_map(|(_, _, l)| l.as_ref().ok())
+        .filter_map(|(_, l)| l.as_ref().ok())
         .flat_map(|l| &l.chart.files)
         .filter_map(|f| std::fs::canonicalize(f).ok())
         .collect();
     loaded
         .into_iter()
-        .filter(|(f, walked, _)| {
+        .filter(|(f, _)| {
             let diagram = f.extension().is_some_and(|e| e == "mmd");
-            !(*walked && diagram && std::fs::canonicalize(f).is_ok_and(|c| nested.contains(&c)))
+            !(diagram && std::fs::canonicalize(f).is_ok_and(|c| nested.contains(&c)))
         })
-        .map(|(f, _, l)| check(f.display().to_string(), l))
+        .map(|(f, l)| check(f.display().to_string(), l))
         .collect()
 }
 

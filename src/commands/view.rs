@@ -55,7 +55,7 @@ impl<'m> Folder<'m> {
         if let Some((phase, ev, facts)) = r.step() {
             let m = self.machine;
             let snap = self.snap.get_or_insert_with(|| m.start(facts));
-            m.step(snap, phase, ev, facts);
+            m.replay_step(snap, phase, ev, facts);
         }
     }
 

@@ -2,6 +2,8 @@
 //! same refusal of a tool is counted, whatever the call's input, and the attempt after the
 //! `limit`-th denial escalates as the sequence says (keep denying, ask the user, or advise).
 
+use std::ops::Bound;
+
 use super::event::Event;
 use super::ir::DeadlockFallback;
 use super::machine::Machine;
@@ -31,10 +33,19 @@ pub(crate) fn on_progress(snap: &mut Snapshot) {
     snap.denials.retain(|k, _| k.starts_with(GATE_KEY));
 }
 
+/// Whether any gate has a count: gate keys sort together, so one ordered lookup tells (a scan
+/// of every key on each allowed call made a long session's fold quadratic).
+fn any_gate_counted(snap: &Snapshot) -> bool {
+    snap.denials
+        .range::<str, _>((Bound::Included(GATE_KEY), Bound::Unbounded))
+        .next()
+        .is_some_and(|(k, _)| k.starts_with(GATE_KEY))
+}
+
 /// `ev` was let through: every gate with a policy that would deny it (were its `when` to
 /// hold) has been passed, and counts afresh.
 pub(crate) fn passed_gates(m: &Machine, snap: &mut Snapshot, ev: &Event) {
-    if !snap.denials.keys().any(|k| k.starts_with(GATE_KEY)) {
+    if !any_gate_counted(snap) {
         return;
     }
     let aliases = &m.chart.aliases;
@@ -49,6 +60,35 @@ pub(crate) fn passed_gates(m: &Machine, snap: &mut Snapshot, ev: &Event) {
     }
 }
 
+/// The most calls whose denials the snapshot counts between two moves of the sequence. An
+/// agent cycling through more distinct refused calls than this is not retrying one of them;
+/// without a bound the snapshot, saved on every call, would grow with each new name.
+pub(crate) const MAX_DENIAL_KEYS: usize = 256;
+
+/// Past [`MAX_DENIAL_KEYS`] calls, forget the half counted least (ties by key order), never
+/// `keep` (the call just counted) nor a gate's count.
+fn bound_denials(snap: &mut Snapshot, keep: &str) {
+    let calls = snap.denials.len()
+        - snap
+            .denials
+            .keys()
+            .filter(|k| k.starts_with(GATE_KEY))
+            .count();
+    if calls <= MAX_DENIAL_KEYS {
+        return;
+    }
+    let mut counted: Vec<(u32, String)> = snap
+        .denials
+        .iter()
+        .filter(|(k, _)| !k.starts_with(GATE_KEY) && k.as_str() != keep)
+        .map(|(k, c)| (*c, k.clone()))
+        .collect();
+    counted.sort();
+    for (_, k) in counted.into_iter().take(calls - MAX_DENIAL_KEYS / 2) {
+        snap.denials.remove(&k);
+    }
+}
+
 /// An objection in enforce mode: denied, counted, and escalated past the limit.
 pub(crate) fn enforce(m: &Machine, snap: &mut Snapshot, ev: &Event, base: Verdict) -> Verdict {
     let key = denial_key(ev, base.denied_by.as_ref());
@@ -58,7 +98,8 @@ pub(crate) fn enforce(m: &Machine, snap: &mut Snapshot, ev: &Event, base: Verdic
         .copied()
         .unwrap_or(0)
         .saturating_add(1);
-    snap.denials.insert(key, count);
+    snap.denials.insert(key.clone(), count);
+    bound_denials(snap, &key);
     let dl = m.chart.settings.deadlock;
     // "max N denials": N denials, then the next attempt escalates.
     let escalated = dl.limit > 0 && count > dl.limit;
@@ -92,7 +133,6 @@ pub(crate) fn enforce(m: &Machine, snap: &mut Snapshot, ev: &Event, base: Verdic
     if v.decision == Decision::Deny || v.decision == Decision::Ask {
         snap.recent_denials.push(DenialNote {
             event: ev.key(),
-            reason: v.reason.clone(),
             count,
         });
         if snap.recent_denials.len() > RECENT_DENIALS {

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::pattern::Pattern;
 
-pub use readers::{ListOp, ReaderDecl, ReaderKind};
+pub use readers::{ListOp, ReaderDecl, ReaderKind, SCAN_ENTRIES, SCAN_MS};
 pub use settings::{
     Deadlock, DeadlockFallback, Enforcement, FailMode, OffPathPolicy, Settings, StopGate,
 };

@@ -69,6 +69,7 @@ impl Machine {
         self.lint_band_steps(&mut out);
         self.lint_guards(&mut out);
         self.lint_fills(&mut out);
+        self.lint_reader_globs(&mut out);
         // One problem, one lint: a guard a dialect copies into several transitions (seed
         // 000's constraints negate every earlier `when`) is reported where it is first read.
         let mut seen = std::collections::HashSet::new();

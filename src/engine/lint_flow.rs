@@ -185,11 +185,13 @@ impl Machine {
 
     /// Transition `ti` can fire while atomic state `u` is active, as far as its guard's
     /// `in(…)` conditions tell (a command bound on the root for one state, a side trip's
-    /// return); whatever else it reads may hold.
+    /// return); whatever else it reads may hold. `u` alone does not tell whether a state in
+    /// another region of a parallel ancestor is active (seed 000's constraints read where
+    /// the railroad is, beside them), so such an `in(…)` may hold too.
     pub(crate) fn may_fire_at(&self, ti: usize, u: StateId) -> bool {
         fn known(m: &Machine, g: &Guard, u: StateId) -> Option<bool> {
             match g {
-                Guard::In { state } => Some(m.chart.is_descendant_or_self(u, *state)),
+                Guard::In { state } => m.in_known_at(*state, u),
                 Guard::Not { guard } => known(m, guard, u).map(|b| !b),
                 Guard::All { of } => {
                     let parts: Vec<Option<bool>> = of.iter().map(|x| known(m, x, u)).collect();
@@ -214,6 +216,24 @@ impl Machine {
             .guard
             .as_ref()
             .is_none_or(|g| known(self, g, u) != Some(false))
+    }
+
+    /// Whether `state` is active whenever atomic state `u` is: `Some(true)` when `u` is inside
+    /// it, `Some(false)` when the two exclude each other, `None` when they are in different
+    /// regions of a parallel state (either may be active beside the other).
+    fn in_known_at(&self, state: StateId, u: StateId) -> Option<bool> {
+        let chart = &self.chart;
+        if chart.is_descendant_or_self(u, state) {
+            return Some(true);
+        }
+        // The nearest common ancestor decides: a parallel one runs both sides at once.
+        let lca = std::iter::once(state)
+            .chain(chart.ancestors(state))
+            .find(|a| chart.is_descendant_or_self(u, *a))?;
+        match chart.state(lca).kind {
+            StateKind::Parallel if lca != state => None,
+            _ => Some(false),
+        }
     }
 
     /// `a → b` for messages (`a` stays, for a targetless transition).

@@ -114,3 +114,67 @@ impl Machine {
         }
     }
 }
+
+/// Wildcard directories in a reader's path (`/*/*/x.json` has two): each multiplies the
+/// directories a walk may enter. The file name's own wildcard walks one directory.
+pub(crate) fn wildcard_dirs(path: &str) -> usize {
+    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    parts
+        .iter()
+        .take(parts.len().saturating_sub(1))
+        .filter(|p| p.contains(['*', '?', '[']))
+        .count()
+}
+
+impl Machine {
+    /// A reader whose glob has several wildcard directories can walk a whole tree, on every
+    /// hook (the host stops it after its budget, and its value is then unknown). Reported
+    /// where a guard first reads it.
+    pub(super) fn lint_reader_globs(&self, out: &mut Vec<Lint>) {
+        let chart = &self.chart;
+        let guards = chart
+            .transitions
+            .iter()
+            .filter_map(|t| Some((t.guard.as_ref()?, t.span)))
+            .chain(chart.states.iter().flat_map(|s| {
+                s.all_policies()
+                    .filter_map(move |p| Some((p.when.as_ref()?, p.span.or(s.span))))
+            }));
+        let mut read_at: std::collections::HashMap<&str, Option<Span>> = Default::default();
+        fn readers<'g>(g: &'g Guard, out: &mut Vec<&'g str>) {
+            match g {
+                Guard::All { of } | Guard::Any { of } => of.iter().for_each(|x| readers(x, out)),
+                Guard::Not { guard } => readers(guard, out),
+                Guard::Reader { name, .. } | Guard::FileExists { reader: name } => out.push(name),
+                _ => {}
+            }
+        }
+        for (g, span) in guards {
+            let mut names = Vec::new();
+            readers(g, &mut names);
+            for name in names {
+                read_at.entry(name).or_insert(span);
+            }
+        }
+        for r in &chart.readers {
+            if matches!(r.kind, super::ir::ReaderKind::OnPath { .. }) {
+                continue;
+            }
+            let path = r.kind.path();
+            let n = wildcard_dirs(path);
+            if n < 2 {
+                continue;
+            }
+            out.push(Lint::warning(
+                "costly-glob",
+                format!(
+                    "reader `{}` reads `{path}`: {n} wildcard directories can reach a whole tree, walked on every hook (a reader stops after {} entries or {} ms, and its value is then unknown); name the directories",
+                    r.name,
+                    super::ir::SCAN_ENTRIES,
+                    super::ir::SCAN_MS,
+                ),
+                read_at.get(r.name.as_str()).copied().flatten(),
+            ));
+        }
+    }
+}

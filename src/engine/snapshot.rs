@@ -61,10 +61,11 @@ pub struct Checkpoint {
     pub vars: BTreeMap<String, Value>,
 }
 
+/// A recent denial: the call and how many times in a row it met that objection. (Not its
+/// reason: a fold does not word refusals, and a snapshot must equal the fold of its log.)
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DenialNote {
     pub event: String,
-    pub reason: String,
     pub count: u32,
 }
 

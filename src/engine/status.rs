@@ -199,19 +199,41 @@ impl Machine {
         };
         match &st.kind {
             StateKind::Parallel => {
+                // A monitor's region resting where it starts (a deep-state constraint that
+                // does not apply) has nothing to say.
                 let parts: Vec<String> = st
                     .children
                     .iter()
-                    .filter(|c| snap.is_active(**c))
+                    .filter(|c| snap.is_active(**c) && !self.at_rest(snap, **c))
                     .map(|c| self.breadcrumb(snap, *c))
                     .collect();
-                format!("{name} ▸ {{{}}}", parts.join(" ∥ "))
+                match parts.as_slice() {
+                    [] => name,
+                    [one] if from != StateId::ROOT => format!("{name} ▸ {one}"),
+                    _ => format!("{name} ▸ {{{}}}", parts.join(" ∥ ")),
+                }
             }
             StateKind::Compound { .. } => match st.children.iter().find(|c| snap.is_active(**c)) {
+                // A region named after its one active state (a constraint that applies): once.
+                Some(c) if chart.state(*c).label == name && chart.state(*c).children.is_empty() => {
+                    name
+                }
                 Some(c) => format!("{name} ▸ {}", self.breadcrumb(snap, *c)),
                 None => name,
             },
             _ => name,
+        }
+    }
+
+    /// `region` is a monitor's compound region resting in its initial atomic state.
+    fn at_rest(&self, snap: &Snapshot, region: StateId) -> bool {
+        match self.chart.state(region).kind {
+            StateKind::Compound { initial } => {
+                self.is_monitor(region)
+                    && snap.is_active(initial)
+                    && self.chart.state(initial).children.is_empty()
+            }
+            _ => false,
         }
     }
 

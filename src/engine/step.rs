@@ -126,6 +126,31 @@ impl Machine {
         event: &Event,
         facts: &Facts,
     ) -> StepReport {
+        self.step_telling(snap, phase, event, facts, true)
+    }
+
+    /// A step of a recorded event, for folding a log (replay, status, the hook catching up
+    /// with records its snapshot lacks): the same state change as [`Machine::step`], but a
+    /// refused call's verdict leaves out the advice (the way to the next call, a search of
+    /// the graph per denial) — the record holds the reason that was given.
+    pub fn replay_step(
+        &self,
+        snap: &mut Snapshot,
+        phase: Phase,
+        event: &Event,
+        facts: &Facts,
+    ) -> StepReport {
+        self.step_telling(snap, phase, event, facts, false)
+    }
+
+    fn step_telling(
+        &self,
+        snap: &mut Snapshot,
+        phase: Phase,
+        event: &Event,
+        facts: &Facts,
+        advise: bool,
+    ) -> StepReport {
         let mut report = StepReport::new(phase, event);
         snap.steps += 1;
         event.note_spelling(&mut snap.plugins);
@@ -136,7 +161,7 @@ impl Machine {
         self.settle(snap, event, VecDeque::new(), &mut report);
         match phase {
             Phase::Gate => {
-                let v = verdict::gate(self, snap, event);
+                let v = verdict::gate_with(self, snap, event, advise);
                 if v.decision != verdict::Decision::Allow {
                     snap.denied = Some(denied_call(event));
                 }
@@ -223,7 +248,7 @@ impl Machine {
             .unwrap_or_default();
         let mut snap = self.start(&first_facts);
         for (phase, ev, facts) in iter {
-            self.step(&mut snap, phase, ev, facts);
+            self.replay_step(&mut snap, phase, ev, facts);
         }
         snap
     }

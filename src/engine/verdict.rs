@@ -97,7 +97,21 @@ impl Verdict {
 }
 
 pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
+    gate_with(m, snap, ev, true)
+}
+
+/// [`gate`]; without `advise`, a refusal's reason leaves out the advice (the next call, the
+/// way to the refused one: a search of the graph) and `next` is unset. The state change is
+/// the same: folding a log needs only that, and the record already holds the reason given.
+pub(crate) fn gate_with(m: &Machine, snap: &mut Snapshot, ev: &Event, advise: bool) -> Verdict {
     let chart = &m.chart;
+    let advice = |snap: &Snapshot| {
+        if advise {
+            advice(m, snap, ev)
+        } else {
+            (None, String::new(), None)
+        }
+    };
     let aliases = &chart.aliases;
     let tool = called(ev);
     let neutral = chart.neutral.iter().any(|p| p.names_tool(ev, aliases));
@@ -118,7 +132,7 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
     });
 
     if let Some((mode, recovery, by)) = denied_by {
-        let (next, next_text, _) = advice(m, snap, ev);
+        let (next, next_text, _) = advice(snap);
         let hint = recovery
             .map(|r| m.fill_facts(r, snap))
             // Said once: the advice may already quote it (what lifts a deep-state refusal).
@@ -172,7 +186,7 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
     }
     // 4. Off path.
     breaker::passed_gates(m, snap, ev);
-    let (next, next_text, ahead) = advice(m, snap, ev);
+    let (next, next_text, ahead) = advice(snap);
     let mode = active_mode(m, snap);
     // A call the sequence reaches later is early, not foreign to it.
     let reason = match ahead {

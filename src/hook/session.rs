@@ -82,7 +82,7 @@ pub(super) fn load_snapshots(
                     let bytes = log.read_range(s.log_len, log.len())?;
                     let (lacking, _) = snapshot::parse_records(&bytes);
                     for (phase, event, f) in lacking.iter().filter_map(Record::step) {
-                        l.machine.step(&mut snap, phase, event, f);
+                        l.machine.replay_step(&mut snap, phase, event, f);
                     }
                     count += lacking.len() as u64;
                 }

@@ -41,7 +41,8 @@ pub(super) fn step_and_record(
         n.event.response = Value::Null;
     }
     let vars = readers::ReaderVars::new(inv.env, project_dir, Some(state));
-    let mut facts: Facts = readers::sample(
+    // A reader whose walk ran out of budget is unknown; the record and stderr say which.
+    let (mut facts, reader_notes): (Facts, Vec<String>) = readers::sample_noting(
         loaded.iter().flat_map(|l| l.machine.chart.readers.iter()),
         &vars,
         SystemTime::now(),
@@ -102,7 +103,8 @@ pub(super) fn step_and_record(
         sessions::save_meta(&meta_path, &meta)?;
     }
     let moved = reports.iter().any(|r| r.changed);
-    let warnings = write_compat(state, h, loaded, &snaps, moved, &ts);
+    let mut warnings = write_compat(state, h, loaded, &snaps, moved, &ts);
+    warnings.extend(reader_notes);
 
     let mut record = Record::new(ts, h.session_id.clone(), h.event.clone());
     record.agent = h.agent_id.clone();
@@ -140,7 +142,6 @@ pub(super) fn step_and_record(
     record.ms = Some(ms_since(t0));
     log.append(&record)?;
 
-    let mut warnings = warnings;
     for (l, snap) in loaded.iter().zip(snaps) {
         let saved = snapshot::SavedSnapshot {
             v: snapshot::SAVED_VERSION,

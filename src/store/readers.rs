@@ -1,25 +1,26 @@
 //! The deep-state reader host: evaluates a chart's reader declarations into facts, once per
 //! hook, outside the pure engine. Paths expand only `${HOME}`, `${HEAVEN_DATA_DIR}`,
 //! `${CLAUDE_PROJECT_DIR}` and `${SEED_HOME}` (sequence files are data: no other variable, no
-//! command). Files read are bounded in size; directory scans are bounded in entries.
+//! command). Files read are bounded in size; each evaluation's directory walking is bounded
+//! in entries and time ([`Budget`]), so a glob over a whole tree cannot slow every hook.
 
 use std::fs;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use serde_json::Value;
 
 use super::paths;
+use super::reader_glob::is_pattern;
+pub use super::reader_glob::{Budget, MAX_SCAN_ENTRIES, MAX_SCAN_TIME, glob, glob_within};
 use super::reader_lists;
+use super::redact;
 use crate::engine::Facts;
 use crate::engine::decode;
 use crate::engine::ir::{ReaderDecl, ReaderKind};
 
 /// Largest JSON state file a reader parses.
 pub const MAX_READER_BYTES: u64 = 4 * 1024 * 1024;
-/// Most directory entries looked at per glob component.
-pub const MAX_SCAN_ENTRIES: usize = 10_000;
-
 /// Values of the variables reader paths may use (`None`: unset, the reader yields `null`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ReaderVars {
@@ -74,47 +75,6 @@ pub fn expand(path: &str, vars: &ReaderVars) -> Option<PathBuf> {
     Some(p)
 }
 
-fn is_pattern(s: &str) -> bool {
-    s.contains(['*', '?', '['])
-}
-
-/// Files matching a glob whose wildcards (`*`, `?`) sit inside single path components.
-pub fn glob(pattern: &Path) -> Vec<PathBuf> {
-    let mut current: Vec<PathBuf> = vec![PathBuf::new()];
-    for comp in pattern.components() {
-        let part = comp.as_os_str().to_string_lossy();
-        let wild = matches!(comp, Component::Normal(_)) && is_pattern(&part);
-        let mut next = Vec::new();
-        for base in &current {
-            if !wild {
-                next.push(base.join(comp.as_os_str()));
-                continue;
-            }
-            let matcher = wildmatch::WildMatch::new(&part);
-            let dir = if base.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                base.as_path()
-            };
-            let Ok(entries) = fs::read_dir(dir) else {
-                continue;
-            };
-            for e in entries.take(MAX_SCAN_ENTRIES).flatten() {
-                if matcher.matches(&e.file_name().to_string_lossy()) {
-                    next.push(base.join(e.file_name()));
-                }
-            }
-        }
-        current = next;
-        if current.is_empty() {
-            break;
-        }
-    }
-    current.retain(|p| !p.as_os_str().is_empty() && p.exists());
-    current.sort();
-    current
-}
-
 fn mtime(p: &Path) -> Option<SystemTime> {
     fs::metadata(p).ok()?.modified().ok()
 }
@@ -131,8 +91,8 @@ fn newest(paths: &[PathBuf]) -> Option<(PathBuf, SystemTime)> {
 /// The newest file matching `path`, parsed as JSON (as YAML when it is named `.yaml` or
 /// `.yml`): `None` when there is none, it is larger than [`MAX_READER_BYTES`], unreadable or
 /// does not parse (nesting deeper than the parser's limit, a YAML past its budget, too).
-fn newest_json(path: &Path) -> Option<Value> {
-    let (file, _) = newest(&glob(path))?;
+fn newest_json(path: &Path, budget: &mut Budget) -> Option<Value> {
+    let (file, _) = newest(&glob_within(path, budget))?;
     let bytes = paths::read_bounded(&file, MAX_READER_BYTES).ok()?;
     let yaml = file
         .extension()
@@ -146,8 +106,28 @@ fn newest_json(path: &Path) -> Option<Value> {
 }
 
 /// Evaluate one reader. `null` when it cannot be evaluated (unset variable, no file, too big,
-/// not JSON, pointer absent).
+/// not JSON, pointer absent, its walk over budget).
 pub fn evaluate(kind: &ReaderKind, vars: &ReaderVars, now: SystemTime) -> Value {
+    evaluate_within(kind, vars, now, &mut Budget::per_reader())
+}
+
+/// [`evaluate`] spending `budget`; `null` when the budget ran out (see [`Budget::exceeded`]).
+pub fn evaluate_within(
+    kind: &ReaderKind,
+    vars: &ReaderVars,
+    now: SystemTime,
+    budget: &mut Budget,
+) -> Value {
+    let v = evaluate_walking(kind, vars, now, budget);
+    if budget.exceeded() { Value::Null } else { v }
+}
+
+fn evaluate_walking(
+    kind: &ReaderKind,
+    vars: &ReaderVars,
+    now: SystemTime,
+    budget: &mut Budget,
+) -> Value {
     if let ReaderKind::OnPath { program } = kind {
         return Value::Bool(on_path(program));
     }
@@ -157,33 +137,33 @@ pub fn evaluate(kind: &ReaderKind, vars: &ReaderVars, now: SystemTime) -> Value 
     match kind {
         ReaderKind::FileExists { .. } => {
             let found = if is_pattern(&path.to_string_lossy()) {
-                !glob(&path).is_empty()
+                !glob_within(&path, budget).is_empty()
             } else {
                 path.exists()
             };
             Value::Bool(found)
         }
-        ReaderKind::Count { .. } => Value::from(glob(&path).len() as u64),
-        ReaderKind::Age { .. } => match newest(&glob(&path)) {
+        ReaderKind::Count { .. } => Value::from(glob_within(&path, budget).len() as u64),
+        ReaderKind::Age { .. } => match newest(&glob_within(&path, budget)) {
             Some((_, t)) => {
                 let secs = now.duration_since(t).map(|d| d.as_secs()).unwrap_or(0);
                 Value::from(secs)
             }
             None => Value::Null,
         },
-        ReaderKind::Json { pointer, .. } => match newest_json(&path) {
+        ReaderKind::Json { pointer, .. } => match newest_json(&path, budget) {
             Some(doc) => doc
                 .pointer(&reader_lists::pointer(pointer))
                 .cloned()
                 .unwrap_or(Value::Null),
             None => Value::Null,
         },
-        ReaderKind::JsonList { pointer, op, .. } => match newest_json(&path) {
+        ReaderKind::JsonList { pointer, op, .. } => match newest_json(&path, budget) {
             Some(doc) => reader_lists::aggregate(&doc, pointer, op),
             None => Value::Null,
         },
         ReaderKind::Contains { text, .. } => {
-            let Some((file, _)) = newest(&glob(&path)) else {
+            let Some((file, _)) = newest(&glob_within(&path, budget)) else {
                 return Value::Bool(false);
             };
             match paths::read_bounded(&file, MAX_READER_BYTES) {
@@ -226,13 +206,38 @@ pub fn sample<'a>(
     vars: &ReaderVars,
     now: SystemTime,
 ) -> Facts {
+    sample_noting(readers, vars, now).0
+}
+
+/// [`sample`], with a line for each reader whose walk ran out of budget (its value is then
+/// `null`), for the record and the user.
+pub fn sample_noting<'a>(
+    readers: impl IntoIterator<Item = &'a ReaderDecl>,
+    vars: &ReaderVars,
+    now: SystemTime,
+) -> (Facts, Vec<String>) {
     let mut facts = Facts::new();
+    let mut notes = Vec::new();
     for r in readers {
-        if !facts.contains_key(&r.name) {
-            facts.insert(r.name.clone(), evaluate(&r.kind, vars, now));
+        if facts.contains_key(&r.name) {
+            continue;
+        }
+        let mut budget = Budget::per_reader();
+        let mut value = evaluate_within(&r.kind, vars, now, &mut budget);
+        // Facts are stepped, recorded and may be quoted to the model: secrets out first,
+        // whichever host samples them (the hook, the dashboard).
+        redact::redact_value(&mut value);
+        facts.insert(r.name.clone(), value);
+        if budget.exceeded() {
+            notes.push(format!(
+                "reader `{}` ({}) {}: its value is unknown",
+                r.name,
+                r.kind.path(),
+                budget.report()
+            ));
         }
     }
-    facts
+    (facts, notes)
 }
 
 #[cfg(test)]

@@ -161,7 +161,13 @@ impl Fold {
                     continue;
                 }
                 let snap = self.snaps[i].get_or_insert_with(|| seq.machine.start(facts));
-                let report = seq.machine.step(snap, phase, ev, facts);
+                // A sequence the log follows needs only the state change (the record holds
+                // the reason given); a what-if's verdicts are shown, so they are worded.
+                let report = if seq.follows_log {
+                    seq.machine.replay_step(snap, phase, ev, facts)
+                } else {
+                    seq.machine.step(snap, phase, ev, facts)
+                };
                 seen(i, &report);
                 if !seq.follows_log && judged.is_none() {
                     judged = Some(report.verdict);

@@ -1,5 +1,5 @@
-//! Tier 2: `state_constraints` become a parallel context region — `unknown` plus one state per
-//! constraint — moved by eventless transitions on the readers.
+//! Tier 2: `state_constraints` become a parallel context region — one `off`/`on` region per
+//! constraint — switched by eventless transitions on the readers.
 
 use std::collections::BTreeMap;
 
@@ -10,6 +10,7 @@ use super::guard::parse_guard;
 use crate::dialects::locate::{LoadError, find_path};
 use crate::engine::build::ChartBuilder;
 use crate::engine::ir::{Enforcement, Guard, Span, StateId, StateKind, Transition, Trigger};
+use crate::engine::tool_name::canonical_tool_name;
 
 /// What a guard's `in` may name: a tool of the railroad (its step), or a layer (every step in
 /// it); a tool's name wins over a layer's.
@@ -20,42 +21,37 @@ pub(super) struct Places<'a> {
 
 impl Places<'_> {
     fn get(&self, name: &str) -> Option<Vec<StateId>> {
-        match self.tools.get(name) {
+        match self.tools.get(&canonical_tool_name(name)) {
             Some(id) => Some(vec![*id]),
             None => self.layers.get(name).cloned(),
         }
     }
 
     fn is_layer(&self, name: &str) -> bool {
-        !self.tools.contains_key(name) && self.layers.contains_key(name)
+        !self.tools.contains_key(&canonical_tool_name(name)) && self.layers.contains_key(name)
     }
 }
 
-/// The context region: `unknown` plus one state per constraint, moved by eventless transitions
-/// on the readers. The first constraint (in file order) whose `when` holds is active.
+/// The context region: one region per constraint, each `off` until the constraint's `when`
+/// holds and `on` while it does, so every constraint that holds applies at once and their
+/// lists intersect (tier 1 ∩ tier 2, however many constraints hold).
 pub(super) fn context(
     cx: &Ctx,
     cons: &Map<String, Value>,
     b: &mut ChartBuilder,
     places: &Places,
 ) -> Result<(), LoadError> {
+    // With no constraint at all, a plain state: a parallel state needs regions.
+    let kind = if cons.is_empty() {
+        StateKind::Atomic
+    } else {
+        StateKind::Parallel
+    };
     let region = b
-        .add_state(
-            StateId::ROOT,
-            "context",
-            StateKind::Compound {
-                initial: StateId::ROOT,
-            },
-        )
+        .add_state(StateId::ROOT, "context", kind)
         .map_err(|e| cx.err(&["state_constraints"], e.to_string()))?;
     b.state_mut(region).label = "context".into();
-    let unknown = b
-        .add_state(region, "unknown", StateKind::Atomic)
-        .map_err(|e| cx.err(&["state_constraints"], e.to_string()))?;
-    b.state_mut(unknown).weight = 0.0;
-    b.state_mut(unknown).label = "no constraint".into();
-    b.set_initial(region, unknown);
-    let mut states: Vec<(StateId, Option<Guard>, Option<Span>)> = Vec::new();
+    b.state_mut(region).weight = 0.0;
     for (name, spec) in cons {
         let o = spec.as_object().ok_or_else(|| {
             cx.err(
@@ -76,12 +72,32 @@ pub(super) fn context(
                 return Err(cx.err(&["state_constraints", name, k], format!("unknown key `{k}` in constraint `{name}`: expected allowed_tools, disallowed_tools, when, description or enforcement")));
             }
         }
-        let id = b
-            .add_state(region, name, StateKind::Atomic)
-            .map_err(|e| cx.err(&["state_constraints", name], e.to_string()))?;
         let (line, col) = find_path(cx.text, &["\"state_constraints\"", &format!("\"{name}\"")]);
-        b.state_mut(id).span = Some(Span::at(line, col));
-        b.state_mut(id).weight = 0.0;
+        let span = Some(Span::at(line, col));
+        let add = |b: &mut ChartBuilder, parent, local: &str, kind| {
+            let id = b
+                .add_state(parent, local, kind)
+                .map_err(|e| cx.err(&["state_constraints", name], e.to_string()))?;
+            let st = b.state_mut(id);
+            st.weight = 0.0;
+            st.span = span;
+            Ok::<StateId, LoadError>(id)
+        };
+        let switch = add(
+            b,
+            region,
+            name,
+            StateKind::Compound {
+                initial: StateId::ROOT,
+            },
+        )?;
+        b.state_mut(switch).label = name.clone();
+        let off = add(b, switch, "off", StateKind::Atomic)?;
+        b.state_mut(off).label = "off".into();
+        b.set_initial(switch, off);
+        // The constraint itself: named as the file names it, where refusals quote it.
+        let id = add(b, switch, "on", StateKind::Atomic)?;
+        b.state_mut(id).label = name.clone();
         for (key, deny) in [("allowed_tools", false), ("disallowed_tools", true)] {
             if let Some(list) = o.get(key) {
                 let list = list.as_array().ok_or_else(|| {
@@ -123,69 +139,42 @@ pub(super) fn context(
                 }
             });
         }
-        let when = match o.get("when") {
-            Some(w) => {
-                let g = parse_guard(w, b, &|n: &str| places.get(n)).map_err(|e| {
-                    let mut at = vec!["state_constraints", name.as_str(), "when"];
-                    at.extend(e.path.iter().map(String::as_str));
-                    cx.err(&at, format!("`when` of `{name}`: {}", e.message))
-                })?;
-                // What a refusal says: when this constraint applies, so what lifts it.
-                b.state_mut(id).policy.recovery = Some(lift_text(name, w, places));
-                Some(g)
-            }
-            None => None,
+        // Without `when` the constraint never applies (seed 000's sketch says only what it
+        // allows): it stays `off`.
+        let Some(w) = o.get("when") else {
+            continue;
         };
+        let when = parse_guard(w, b, &|n: &str| places.get(n)).map_err(|e| {
+            let mut at = vec!["state_constraints", name.as_str(), "when"];
+            at.extend(e.path.iter().map(String::as_str));
+            cx.err(&at, format!("`when` of `{name}`: {}", e.message))
+        })?;
+        // What a refusal says: when this constraint applies, so what lifts it.
+        b.state_mut(id).policy.recovery = Some(lift_text(name, w, places));
         // Lints of the guards built from `when` point at it.
-        let at = o
-            .contains_key("when")
-            .then(|| {
-                find_path(
-                    cx.text,
-                    &["\"state_constraints\"", &format!("\"{name}\""), "\"when\""],
-                )
-            })
-            .map(|(line, col)| Span::at(line, col));
-        states.push((id, when, at));
-    }
-    // Eventless moves: from every state of the region to the winning constraint.
-    let all_sources: Vec<StateId> = std::iter::once(unknown)
-        .chain(states.iter().map(|(s, _, _)| *s))
-        .collect();
-    for &src in &all_sources {
-        let mut earlier: Vec<Guard> = Vec::new();
-        for (target, when, at) in &states {
-            let Some(w) = when else { continue };
-            if *target != src {
-                let mut all = vec![w.clone()];
-                all.extend(earlier.iter().map(|g| Guard::Not {
-                    guard: Box::new(g.clone()),
-                }));
-                b.add_transition(Transition {
-                    source: src,
-                    targets: vec![*target],
-                    trigger: Trigger::Always,
-                    guard: Some(Guard::All { of: all }),
-                    actions: Vec::new(),
-                    label: None,
-                    span: *at,
-                });
-            }
-            earlier.push(w.clone());
-        }
-        if src != unknown && !earlier.is_empty() {
+        let (line, col) = find_path(
+            cx.text,
+            &["\"state_constraints\"", &format!("\"{name}\""), "\"when\""],
+        );
+        let at = Some(Span::at(line, col));
+        for (source, target, guard) in [
+            (off, id, when.clone()),
+            (
+                id,
+                off,
+                Guard::Not {
+                    guard: Box::new(when),
+                },
+            ),
+        ] {
             b.add_transition(Transition {
-                source: src,
-                targets: vec![unknown],
+                source,
+                targets: vec![target],
                 trigger: Trigger::Always,
-                guard: Some(Guard::Not {
-                    guard: Box::new(Guard::Any {
-                        of: earlier.clone(),
-                    }),
-                }),
+                guard: Some(guard),
                 actions: Vec::new(),
                 label: None,
-                span: b.state(src).span,
+                span: at,
             });
         }
     }

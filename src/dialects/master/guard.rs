@@ -110,6 +110,14 @@ pub fn parse_guard(
             let items = arg.as_array().ok_or_else(|| {
                 GuardError::at(head, format!("`{head}` must be an array of guards"))
             })?;
+            // `all` of nothing always holds and `any` of nothing never does: either is a
+            // guard left unfinished, not a condition.
+            if items.is_empty() {
+                return Err(GuardError::at(
+                    head,
+                    format!("`{head}` must list at least one guard"),
+                ));
+            }
             let of = items
                 .iter()
                 .map(|g| parse_guard(g, b, states).map_err(|e| e.inside(head)))

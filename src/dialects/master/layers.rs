@@ -5,7 +5,9 @@
 //! railroad alone: spread the steps over the layers in path order, in proportion to each
 //! layer's width, with each boundary moved to a change of server (`seed.*` → `starlog.*`) up
 //! to one step away — the later one on a tie — so one server's run of steps stays in one
-//! layer; a tool that ends the railroad belongs to the layer of the step before it.
+//! layer; a tool that ends the railroad belongs to the layer of the step before it. No layer
+//! is left empty while steps remain for it, unless the steps end one step from its boundary
+//! at a change of server (seed 000's flight, before the subchains the example leaves out).
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
@@ -79,7 +81,7 @@ pub(super) fn layers(
                         ),
                     )
                 })?;
-                let id = tools.get(s).ok_or_else(|| {
+                let id = tools.get(&canonical_tool_name(s)).ok_or_else(|| {
                     cx.err(
                         &["progress_layers", name, s],
                         format!("layer `{name}` lists `{s}`, which is not in tool_transitions"),
@@ -186,11 +188,30 @@ fn spread(b: &ChartBuilder, bands: &mut [Band], open: &[usize], tools: &[StateId
     let mut open = open.to_vec();
     open.sort_by(|x, y| bands[*x].lo.total_cmp(&bands[*y].lo));
     let n = steps.len();
-    // A boundary between two steps of one server costs one step more than one at a change
-    // of server (or at either end).
     let servers: Vec<Option<String>> = steps.iter().map(|s| server(b, *s)).collect();
+    // The steps' end is a change of server when what follows the last step (the endings it
+    // leads to, which join its layer) is another server's: seed 000's context layer ends
+    // with the flight, and its execution layer holds the subchains the file leaves out.
+    let end_changes_server = steps.last().is_some_and(|&l| {
+        let own = server(b, l);
+        let endings: Vec<StateId> = b
+            .chart()
+            .transitions
+            .iter()
+            .filter(|t| t.source == l)
+            .flat_map(|t| t.targets.iter().copied())
+            .filter(|x| b.state(*x).is_final())
+            .collect();
+        !endings.is_empty() && (own.is_none() || endings.iter().all(|x| server(b, *x) != own))
+    });
+    // A boundary between two steps of one server costs one step more than one at a change
+    // of server (or at the start).
     let split_cost = |i: usize| {
-        let same = i > 0 && i < n && servers[i - 1].is_some() && servers[i - 1] == servers[i];
+        let same = if i == n {
+            !end_changes_server
+        } else {
+            i > 0 && servers[i - 1].is_some() && servers[i - 1] == servers[i]
+        };
         if same { 1.0 } else { 0.0 }
     };
     let widths: Vec<f64> = open
@@ -207,8 +228,17 @@ fn spread(b: &ChartBuilder, bands: &mut [Band], open: &[usize], tools: &[StateId
         } else {
             let target = acc * n as f64;
             let cost = |c: usize| (c as f64 - target).abs() + split_cost(c);
-            // The cheapest boundary at or after the previous one; on a tie, the later.
-            (from..=n)
+            // While steps remain, this layer takes one and leaves one for each later layer
+            // (lower layers first when there are too few): a bar that stays empty and then
+            // fills at once is a jump. Only the steps' end, at a change of server one step
+            // from the boundary's place, may leave the later layers to what the file omits.
+            let later = open.len() - k - 1;
+            let lo = if from < n { from + 1 } else { from };
+            let hi = n.saturating_sub(later).max(lo);
+            let end_ok = split_cost(n) == 0.0 && (n as f64 - target).abs() <= 1.0;
+            // The cheapest boundary; on a tie, the later.
+            (lo..=hi)
+                .chain(end_ok.then_some(n))
                 .min_by(|x, y| cost(*x).total_cmp(&cost(*y)).then(y.cmp(x)))
                 .unwrap_or(n)
         };

@@ -225,11 +225,41 @@ fn tool_pattern(cx: &Ctx, path: &[&str], name: &str) -> Result<Pattern, LoadErro
             "empty tool name: expected a tool such as `starlog.orient`, `mcp__starlog__orient` or `Read`",
         ));
     }
-    Pattern::parse(name).map_err(|e| {
+    let at = || {
         let mut at = path.to_vec();
         at.push(name);
-        cx.err(&at, e.to_string())
-    })
+        at
+    };
+    let pattern = Pattern::parse(name).map_err(|e| cx.err(&at(), e.to_string()))?;
+    for alt in &pattern.alts {
+        if let Some(problem) = tool_name_problem(alt) {
+            return Err(cx.err(&at(), format!("`{name}`: {problem}")));
+        }
+    }
+    Ok(pattern)
+}
+
+/// Why a tool name (as parsed: `mcp__s__t` is already `s.t`) names no tool a call can have: an
+/// MCP name missing its server or tool (`mcp__`, `mcp__s__`, `.`, `s.`).
+fn tool_name_problem(alt: &crate::engine::pattern::Alt) -> Option<&'static str> {
+    use crate::engine::event::EventKind;
+    if !matches!(
+        alt.kind,
+        None | Some(EventKind::Tool) | Some(EventKind::ErrorTool)
+    ) {
+        return None;
+    }
+    let g = alt.glob.as_str();
+    let glob = g.contains(['*', '?', '[']);
+    if g.starts_with("mcp__") && !glob {
+        return Some("an MCP tool is named `mcp__server__tool`, with both parts");
+    }
+    match g.split_once('.') {
+        Some((server, tool)) if server.is_empty() || tool.is_empty() => {
+            Some("a dotted tool name is `server.tool`, with both parts")
+        }
+        _ => None,
+    }
 }
 
 fn strip_pos(msg: &str) -> String {

@@ -11,12 +11,19 @@ use crate::dialects::locate::LoadError;
 use crate::engine::build::{BuildError, ChartBuilder};
 use crate::engine::ir::{InputMatcher, Outcome, StateId, StateKind, Transition, Trigger};
 use crate::engine::pattern::Pattern;
+use crate::engine::tool_name::canonical_tool_name;
 
 /// One entry of `next_allowed`: a tool name, or `{ "tool": …, "input": { "/pointer": "glob" } }`.
 fn next_entry(cx: &Ctx, from: &str, v: &Value) -> Result<(String, Pattern), LoadError> {
     match v {
         Value::String(s) => Ok((s.clone(), tool_pattern(cx, from, s)?)),
         Value::Object(o) => {
+            if let Some(k) = o.keys().find(|k| !["tool", "input"].contains(&k.as_str())) {
+                return Err(cx.err(
+                    &["tool_transitions", from, "next_allowed", k],
+                    format!("unknown key `{k}` in a `next_allowed` entry: expected tool and input"),
+                ));
+            }
             let tool = o.get("tool").and_then(Value::as_str).ok_or_else(|| {
                 cx.err(
                     &["tool_transitions", from, "next_allowed"],
@@ -62,7 +69,8 @@ fn tool_pattern(cx: &Ctx, from: &str, name: &str) -> Result<Pattern, LoadError> 
 const MAX_WEIGHT: f64 = 1_000_000.0;
 
 /// Build the railroad: a `start` state, one state per tool ("this tool was just used"), one
-/// transition per `next_allowed` entry. Returns tool name → state.
+/// transition per `next_allowed` entry. Returns canonical tool name (`server.tool`) → state:
+/// `starlog.check` and `mcp__starlog__check` name one tool, so they are one step.
 pub(super) fn railroad(
     cx: &Ctx,
     transitions: &Map<String, Value>,
@@ -70,8 +78,21 @@ pub(super) fn railroad(
     b: &mut ChartBuilder,
     parent: StateId,
 ) -> Result<BTreeMap<String, StateId>, LoadError> {
-    // Collect edges first: tools named only in next_allowed are states too.
+    // Collect edges first: tools named only in next_allowed are states too. Tools are told
+    // apart by canonical name; a step is named as its key spells it (else its first mention).
     let mut order: Vec<String> = Vec::new();
+    let mut spelling: HashMap<String, String> = HashMap::new();
+    for tool in transitions.keys() {
+        super::tool_pattern(cx, &["tool_transitions"], tool)?;
+        let canon = canonical_tool_name(tool);
+        if let Some(first) = spelling.get(&canon) {
+            return Err(cx.err(
+                &["tool_transitions", tool],
+                format!("`{tool}` and `{first}` name the same tool: define it once"),
+            ));
+        }
+        spelling.insert(canon, tool.clone());
+    }
     // Membership by set: a long chain must load in linear time.
     let mut seen: HashSet<String> = HashSet::new();
     let mut edges: Vec<(String, String, Pattern)> = Vec::new();
@@ -81,9 +102,9 @@ pub(super) fn railroad(
     let mut also: BTreeMap<String, Vec<Pattern>> = BTreeMap::new();
     let mut weights: BTreeMap<String, f64> = BTreeMap::new();
     for (tool, spec) in transitions {
-        super::tool_pattern(cx, &["tool_transitions"], tool)?;
-        if seen.insert(tool.clone()) {
-            order.push(tool.clone());
+        let canon = canonical_tool_name(tool);
+        if seen.insert(canon.clone()) {
+            order.push(canon.clone());
         }
         let spec = spec.as_object().ok_or_else(|| {
             cx.err(
@@ -113,10 +134,10 @@ pub(super) fn railroad(
                 })?;
                 pats.push(tool_pattern(cx, tool, name)?);
             }
-            also.insert(tool.clone(), pats);
+            also.insert(canon.clone(), pats);
         }
         if let Some(d) = spec.get("description").and_then(Value::as_str) {
-            descriptions.insert(tool.clone(), d.to_string());
+            descriptions.insert(canon.clone(), d.to_string());
         }
         if let Some(w) = spec.get("weight") {
             let w = w
@@ -130,7 +151,7 @@ pub(super) fn railroad(
                         ),
                     )
                 })?;
-            weights.insert(tool.clone(), w);
+            weights.insert(canon.clone(), w);
         }
         let next = match spec.get("next_allowed") {
             None => Vec::new(),
@@ -147,16 +168,19 @@ pub(super) fn railroad(
             .map_err(|e| cx.err(&["tool_transitions", tool, "next_allowed"], e.to_string()))?;
         for n in &next {
             let (name, pat) = next_entry(cx, tool, n)?;
-            if seen.insert(name.clone()) {
-                order.push(name.clone());
+            let to = canonical_tool_name(&name);
+            spelling.entry(to.clone()).or_insert(name);
+            if seen.insert(to.clone()) {
+                order.push(to.clone());
             }
-            edges.push((tool.clone(), name, pat));
+            edges.push((canon.clone(), to, pat));
         }
     }
     // A tool's own key; for tools only named in `next_allowed`, their first mention (`order`
     // is the order of first mentions, so one forward scan finds them all).
+    let spelled: Vec<String> = order.iter().map(|c| spelling[c].clone()).collect();
     let mut spans = key_spans(cx.text, "\"tool_transitions\"", transitions.keys(), true);
-    for (tool, span) in key_spans(cx.text, "\"tool_transitions\"", order.iter(), false) {
+    for (tool, span) in key_spans(cx.text, "\"tool_transitions\"", spelled.iter(), false) {
         spans.entry(tool).or_insert(span);
     }
     let start = b
@@ -190,11 +214,12 @@ pub(super) fn railroad(
                 recovery: None,
             }
         };
+        let name = &spelling[tool];
         let id = b
-            .add_state(parent, tool, kind)
-            .map_err(|e| cx.err(&["tool_transitions", tool], e.to_string()))?;
+            .add_state(parent, name, kind)
+            .map_err(|e| cx.err(&["tool_transitions", name], e.to_string()))?;
         let st = b.state_mut(id);
-        st.activity = Some(Pattern::exact_tool(tool));
+        st.activity = Some(Pattern::exact_tool(name));
         st.complete_on_entry = true;
         st.weight = weights.get(tool).copied().unwrap_or(1.0);
         if let Some(d) = descriptions.get(tool) {
@@ -211,22 +236,25 @@ pub(super) fn railroad(
                     .map(|p| (*p).clone()),
             );
         }
-        st.span = spans.get(tool).copied();
+        st.span = spans.get(name).copied();
         ids.insert(tool.clone(), id);
     }
     // Entry: the explicit `start` list, else tools nothing leads to.
+    let not_a_list = || {
+        cx.err(
+            &["start"],
+            "`start` must be a tool name or a non-empty list of tool names: the railroad's first calls",
+        )
+    };
     let starts: Vec<String> = match obj.get("start") {
+        // An empty list would leave the railroad with no first step.
+        Some(Value::Array(a)) if a.is_empty() => return Err(not_a_list()),
         Some(Value::Array(a)) => a
             .iter()
-            .filter_map(|v| v.as_str().map(String::from))
-            .collect(),
+            .map(|v| v.as_str().map(String::from).ok_or_else(not_a_list))
+            .collect::<Result<_, _>>()?,
         Some(Value::String(s)) => vec![s.clone()],
-        Some(_) => {
-            return Err(cx.err(
-                &["start"],
-                "`start` must be a tool name or a list of tool names",
-            ));
-        }
+        Some(_) => return Err(not_a_list()),
         None => {
             let led_to: HashSet<&str> = edges
                 .iter()
@@ -236,17 +264,21 @@ pub(super) fn railroad(
             let s: Vec<String> = order
                 .iter()
                 .filter(|t| !led_to.contains(t.as_str()))
-                .cloned()
+                .map(|t| spelling[t].clone())
                 .collect();
             if s.is_empty() {
-                order.first().cloned().into_iter().collect()
+                order
+                    .first()
+                    .map(|t| spelling[t].clone())
+                    .into_iter()
+                    .collect()
             } else {
                 s
             }
         }
     };
     for s in &starts {
-        let Some(&target) = ids.get(s) else {
+        let Some(&target) = ids.get(&canonical_tool_name(s)) else {
             return Err(cx.err(
                 &["start", s],
                 format!("`start` names `{s}`, which is not in tool_transitions"),
@@ -263,7 +295,7 @@ pub(super) fn railroad(
         });
     }
     for (from, to, pat) in edges {
-        let span = spans.get(&from).copied();
+        let span = spans.get(&spelling[&from]).copied();
         b.add_transition(Transition {
             source: ids[&from],
             targets: vec![ids[&to]],

@@ -43,7 +43,11 @@ pub(super) fn readers(
                     "reader `{name}`: unknown check `{s}`: expected a preset (check_waypoint_temp_files, check_starlog_registries, check_active_flight_configs) or json:GLOB#POINTER, exists:PATH, count:GLOB, age:GLOB"
                 ))
             })?,
-            Value::Object(o) => parse_reader_object(o).map_err(|m| cx.err(&["state_readers", name], format!("reader `{name}`: {m}")))?,
+            Value::Object(o) => parse_reader_object(o).map_err(|(key, m)| {
+                let mut at = vec!["state_readers", name.as_str()];
+                at.extend(key);
+                cx.err(&at, format!("reader `{name}`: {m}"))
+            })?,
             _ => return Err(cx.err(&["state_readers", name], format!("reader `{name}` must be a string or an object"))),
         };
         let description = spec
@@ -79,13 +83,34 @@ fn parse_reader_string(s: &str) -> Option<ReaderKind> {
     })
 }
 
-fn parse_reader_object(o: &Map<String, Value>) -> Result<ReaderKind, String> {
+/// A reader written as an object; an error names the key it is about (if one) and what is
+/// wrong.
+fn parse_reader_object(o: &Map<String, Value>) -> Result<ReaderKind, (Option<&str>, String)> {
+    const KEYS: &[&str] = &["kind", "path", "pointer", "description"];
+    if let Some(k) = o.keys().find(|k| !KEYS.contains(&k.as_str())) {
+        return Err((
+            Some(k),
+            format!("unknown key `{k}`: a reader takes {}", KEYS.join(", ")),
+        ));
+    }
+    let kind = o.get("kind").and_then(Value::as_str);
+    if o.contains_key("pointer") && kind != Some("json") {
+        return Err((
+            Some("pointer"),
+            "`pointer` is for a json reader only".into(),
+        ));
+    }
+    for k in ["pointer", "description"] {
+        if o.get(k).is_some_and(|v| !v.is_string()) {
+            return Err((Some(k), format!("`{k}` must be a string")));
+        }
+    }
     let path = o
         .get("path")
         .and_then(Value::as_str)
-        .ok_or("needs a `path` string")?
+        .ok_or((None, "needs a `path` string".to_string()))?
         .to_string();
-    match o.get("kind").and_then(Value::as_str) {
+    match kind {
         Some("json") => Ok(ReaderKind::Json {
             path,
             pointer: o
@@ -97,7 +122,10 @@ fn parse_reader_object(o: &Map<String, Value>) -> Result<ReaderKind, String> {
         Some("file_exists") | Some("exists") => Ok(ReaderKind::FileExists { path }),
         Some("count") => Ok(ReaderKind::Count { path }),
         Some("age") => Ok(ReaderKind::Age { path }),
-        _ => Err("`kind` must be json, file_exists, count or age".into()),
+        _ => Err((
+            o.contains_key("kind").then_some("kind"),
+            "`kind` must be json, file_exists, count or age".into(),
+        )),
     }
 }
 
@@ -119,12 +147,20 @@ pub(super) fn path_lints(cx: &Ctx, chart: &Chart) -> Vec<Lint> {
             None => find_path(cx.text, &["\"state_readers\"", &format!("\"{}\"", r.name)]),
         };
         let allowed: Vec<String> = HOST_VARS.iter().map(|v| format!("${{{v}}}")).collect();
+        // `$HOME` is read as text: say how it is written to expand.
+        let braced = var
+            .strip_prefix('$')
+            .filter(|n| !n.starts_with('{'))
+            .map(|n| format!("${{{n}}}"));
+        let how = match braced {
+            Some(b) if allowed.contains(&b) => format!("write `{b}`"),
+            _ => format!("paths expand only {}", allowed.join(", ")),
+        };
         out.push(Lint::error(
             "unknown-path-variable",
             format!(
-                "reader `{}` reads `{path}`, but `{var}` never expands: paths expand only {}",
-                r.name,
-                allowed.join(", ")
+                "reader `{}` reads `{path}`, but `{var}` never expands: {how}",
+                r.name
             ),
             Some(Span::at(line, col)),
         ));
@@ -132,18 +168,32 @@ pub(super) fn path_lints(cx: &Ctx, chart: &Chart) -> Vec<Lint> {
     out
 }
 
-/// The first `${NAME}` in `path` that is not a host variable (or an unclosed `${`).
+/// The first variable in `path` that never expands: a `${NAME}` that is not a host variable,
+/// an unclosed `${`, or a `$NAME` without braces (only `${NAME}` expands; the message says
+/// how to write it).
 fn unknown_var(path: &str) -> Option<String> {
     let mut rest = path;
-    while let Some(i) = rest.find("${") {
-        let Some(len) = rest[i..].find('}') else {
+    while let Some(i) = rest.find('$') {
+        let after = &rest[i + 1..];
+        if !after.starts_with('{') {
+            let name: String = after
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+                return Some(format!("${name}"));
+            }
+            rest = after;
+            continue;
+        }
+        let Some(len) = after.find('}') else {
             return Some(rest[i..].to_string());
         };
-        let name = &rest[i + 2..i + len];
+        let name = &after[1..len];
         if !HOST_VARS.contains(&name) {
             return Some(format!("${{{name}}}"));
         }
-        rest = &rest[i + len..];
+        rest = &after[len..];
     }
     None
 }
@@ -160,8 +210,14 @@ mod tests {
         assert_eq!(unknown_var("${HOME"), Some("${HOME".into()));
         assert_eq!(
             unknown_var("$HOME/x"),
-            None,
-            "not a variable to seed: a literal `$`"
+            Some("$HOME".into()),
+            "only braces expand"
         );
+        assert_eq!(
+            unknown_var("/price/$5/x"),
+            None,
+            "a `$` before no name is text"
+        );
+        assert_eq!(unknown_var("${HOME}/a$"), None);
     }
 }

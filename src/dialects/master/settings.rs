@@ -50,6 +50,7 @@ pub(super) fn settings(
     }
     if let Some(v) = obj.get("deadlock") {
         let d = as_object(cx, v, "deadlock")?;
+        known_keys(cx, "deadlock", d, &["limit", "fallback"])?;
         if let Some(l) = d.get("limit") {
             // 0 would never escalate: the breaker exists so a denied agent is not stuck forever.
             s.deadlock.limit = l
@@ -78,15 +79,27 @@ pub(super) fn settings(
     }
     if let Some(v) = obj.get("stop") {
         let d = as_object(cx, v, "stop")?;
-        s.stop.block_until_final = d
-            .get("block_until_final")
-            .and_then(Value::as_bool)
-            .unwrap_or(false);
-        s.stop.max_blocks = d
-            .get("max_blocks")
-            .and_then(Value::as_u64)
-            .unwrap_or(2)
-            .min(100) as u32;
+        known_keys(cx, "stop", d, &["block_until_final", "max_blocks"])?;
+        s.stop.max_blocks = 2;
+        if let Some(b) = d.get("block_until_final") {
+            s.stop.block_until_final = b.as_bool().ok_or_else(|| {
+                cx.err(
+                    &["stop", "block_until_final"],
+                    "`stop.block_until_final` must be true or false",
+                )
+            })?;
+        }
+        if let Some(n) = d.get("max_blocks") {
+            s.stop.max_blocks = n
+                .as_u64()
+                .filter(|n| *n <= 100)
+                .ok_or_else(|| {
+                    cx.err(
+                        &["stop", "max_blocks"],
+                        "`stop.max_blocks` must be a whole number from 0 to 100: the Stop hooks seed blocks before it lets the agent stop",
+                    )
+                })? as u32;
+        }
     }
     if let Some(v) = obj.get("neutral_tools") {
         let list = v.as_array().ok_or_else(|| {
@@ -125,4 +138,23 @@ pub(super) fn settings(
         }
     }
     Ok(())
+}
+
+/// A nested setting's keys: a typo (`falback`) is an error, not a default silently kept.
+fn known_keys(
+    cx: &Ctx,
+    section: &str,
+    o: &Map<String, Value>,
+    known: &[&str],
+) -> Result<(), LoadError> {
+    match o.keys().find(|k| !known.contains(&k.as_str())) {
+        Some(k) => Err(cx.err(
+            &[section, k],
+            format!(
+                "unknown key `{k}` in `{section}`: expected {}",
+                known.join(" or ")
+            ),
+        )),
+        None => Ok(()),
+    }
 }

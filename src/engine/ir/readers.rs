@@ -4,6 +4,12 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// The most directory entries the host walks for one reader evaluation, over every directory
+/// its glob enters; past it (or [`SCAN_MS`]) the walk stops and the reader is unknown.
+pub const SCAN_ENTRIES: usize = 10_000;
+/// The longest the host walks directories for one reader evaluation, in milliseconds.
+pub const SCAN_MS: u64 = 10;
+
 /// A deep-state reader: data evaluated by the host, passed to `step` as facts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReaderDecl {

@@ -140,20 +140,44 @@ impl Machine {
         out
     }
 
-    /// Replace `{reader}` in a recovery text with the reader's sampled value.
+    /// Replace `{reader}` in a recovery text with the reader's sampled value, as
+    /// [`shown_fact`] shows it: these texts reach the model.
     pub fn fill_facts(&self, text: &str, snap: &Snapshot) -> String {
         let mut out = text.to_string();
         for r in &self.chart.readers {
             let key = format!("{{{}}}", r.name);
             if out.contains(&key) {
-                let v = match snap.facts.get(&r.name) {
-                    Some(serde_json::Value::String(s)) => s.clone(),
-                    Some(serde_json::Value::Null) | None => "?".to_string(),
-                    Some(v) => v.to_string(),
-                };
-                out = out.replace(&key, &v);
+                out = out.replace(&key, &shown_fact(snap.facts.get(&r.name)));
             }
         }
         out
     }
+}
+
+/// Longest fact value a text the model reads quotes, in characters.
+pub const SHOWN_FACT_CHARS: usize = 80;
+
+/// A fact as a text for the model quotes it: a scalar, on one line, at most
+/// [`SHOWN_FACT_CHARS`] characters. A whole document (`json:…#` with no pointer reads the
+/// file) is named, not shown: it may hold what the model must not see (credentials), and a
+/// reason is no place for it. The host redacts secrets before facts reach the engine.
+pub fn shown_fact(v: Option<&serde_json::Value>) -> String {
+    use serde_json::Value;
+    let text = match v {
+        None | Some(Value::Null) => return "?".into(),
+        Some(Value::Object(_)) => return "an object (not shown)".into(),
+        Some(Value::Array(_)) => return "a list (not shown)".into(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+    };
+    let one_line: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if one_line.chars().count() <= SHOWN_FACT_CHARS {
+        return one_line;
+    }
+    let mut cut: String = one_line.chars().take(SHOWN_FACT_CHARS - 1).collect();
+    cut.push('…');
+    cut
 }
