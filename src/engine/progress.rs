@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ir::{Fill, StateId, StateKind};
 use super::machine::Machine;
+use super::recovery::search::Reach;
 use super::snapshot::Snapshot;
 
 pub use intervals::Intervals;
@@ -123,6 +124,11 @@ impl Machine {
     }
 
     pub fn progress(&self, snap: &Snapshot) -> Progress {
+        self.progress_with(snap, &self.reach(snap))
+    }
+
+    /// `progress` with the path search already made (a status makes one for all it shows).
+    pub(crate) fn progress_with(&self, snap: &Snapshot, reach: &Reach) -> Progress {
         let overall = self.overall(snap);
         let chart = &self.chart;
         let in_loop = snap
@@ -167,10 +173,9 @@ impl Machine {
                 .collect()
         };
         let goals = self.goals();
-        let (dist, via) = self.distances(snap);
         // The events on the route "next" and recovery follow, so the count and the path agree.
         let steps_remaining = self
-            .route(snap, &dist, &via)
+            .route(snap, reach)
             .map(|(_, path)| self.events_on(&path).len() as u32);
         let done = snap.halted || goals.iter().any(|g| snap.is_active(*g));
         Progress {

@@ -4,9 +4,12 @@
 //! This file assembles a [`Recovery`]; `next_step` describes calls, `route` finds the way
 //! ahead, `hints` words what is said about refusals and endings.
 
+mod data;
 mod hints;
 mod next_step;
 mod route;
+pub(crate) mod search;
+mod sites;
 
 use serde::{Deserialize, Serialize};
 
@@ -36,11 +39,20 @@ pub struct Recovery {
 
 impl Machine {
     pub fn recovery(&self, snap: &Snapshot, denied: Option<&Event>) -> Recovery {
+        self.recovery_with(snap, denied, &self.reach(snap))
+    }
+
+    /// `recovery` with the path search already made.
+    pub(crate) fn recovery_with(
+        &self,
+        snap: &Snapshot,
+        denied: Option<&Event>,
+        reach: &search::Reach,
+    ) -> Recovery {
         let mut rec = Recovery::default();
-        let (dist, via) = self.distances(snap);
         let enabled = self.enabled_calls(snap);
         let mut next = Vec::new();
-        if let Some(primary) = self.expected_next_with(snap, &dist, &via, &enabled) {
+        if let Some(primary) = self.expected_next_with(snap, reach, &enabled) {
             next.push(primary);
         }
         for s in enabled {
@@ -66,14 +78,14 @@ impl Machine {
 
         if let Some(ev) = denied {
             // A step the call fits as it was made; else one of the same tool with other input.
-            let (path, differs) = match self.path_to_call(snap, ev, &dist, &via, true) {
+            let (path, differs) = match self.path_to_call(snap, ev, reach, true) {
                 Some(p) => (Some(p), false),
-                None => (self.path_to_call(snap, ev, &dist, &via, false), true),
+                None => (self.path_to_call(snap, ev, reach, false), true),
             };
             rec.denied_input_differs = differs && path.is_some();
             rec.path_to_denied = path.map(|p| p.into_iter().map(|n| n.spelled_for(snap)).collect());
         }
-        rec.ending = self.nearest_ending_hint(&dist);
+        rec.ending = self.nearest_ending_hint(&reach.dist);
 
         // Suggestions, most important first: no legal step, then the states' own recovery texts.
         let lift = stuck_by.and_then(|sid| {
@@ -98,8 +110,16 @@ impl Machine {
                 .into_iter()
                 .filter(|h| lift.as_ref() != Some(h)),
         );
-        if let Some(ev) = denied {
-            rec.suggestions.extend(self.about_denied(snap, ev, &rec));
+        if let Some(about) = denied.and_then(|ev| self.about_denied(snap, ev, &rec)) {
+            // Said once: the refusal of the stuck next step may be this same refusal.
+            let who = about.split_once(" is not allowed now: ").map(|(_, w)| w);
+            let said = who.is_some_and(|w| {
+                let w = w.trim_end_matches('.');
+                rec.suggestions.iter().any(|s| s.contains(w))
+            });
+            if !said {
+                rec.suggestions.push(about);
+            }
         }
         if let Some(n) = rec.next.first().filter(|n| n.blocked_by.is_none()) {
             let others: Vec<String> = rec

@@ -58,8 +58,9 @@ pub struct Status {
 impl Machine {
     pub fn status(&self, snap: &Snapshot) -> Status {
         let chart = &self.chart;
-        let progress = self.progress(snap);
-        let recovery = self.recovery(snap, snap.denied.as_ref());
+        let reach = self.reach(snap);
+        let progress = self.progress_with(snap, &reach);
+        let recovery = self.recovery_with(snap, snap.denied.as_ref(), &reach);
         let mut allowed: Vec<String> = recovery.next.iter().map(|n| n.tool.clone()).collect();
         // `neutral` and `denied` are rules as the sequence writes them; `allowed` is calls, as
         // the agent makes them.
