@@ -147,8 +147,23 @@ impl Machine {
                 ));
             }
         }
-        if let Some(e) = &rec.ending {
+        // Said once: at an ending, its recovery is already what it ended in.
+        if let Some(e) = rec
+            .ending
+            .as_ref()
+            .filter(|e| !rec.suggestions.iter().any(|s| s.contains(e.as_str())))
+        {
             rec.suggestions.push(format!("If stuck: {e}"));
+        }
+        if snap.livelock {
+            // Not the agent's to solve: the sequence never settles.
+            rec.suggestions.insert(
+                0,
+                format!(
+                    "The sequence is in a livelock at \"{}\": its eventless transitions kept firing up to the microstep cap, so no call moves it reliably. Fix its eventless loop (`seed validate` names it) or run it with enforcement = \"observe\" until then; meanwhile ask the user before relying on its verdicts.",
+                    crate::engine::verdict::current_label(self, snap)
+                ),
+            );
         }
         rec
     }

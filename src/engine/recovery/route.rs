@@ -54,7 +54,7 @@ impl Machine {
     }
 
     /// The event a transition waits for, by name (`SessionEnd`, `prompt`).
-    fn waited_for(&self, ti: usize) -> String {
+    pub(crate) fn waited_for(&self, ti: usize) -> String {
         match &self.chart.transitions[ti].trigger {
             Trigger::Event(p) => {
                 let a = &p.alts[0];

@@ -31,6 +31,10 @@ impl Machine {
         // Exit in reverse document order (descendants first).
         let exited: Vec<StateId> = exit.iter().rev().copied().collect();
         snap.active.retain(|s| !exit.contains(s));
+        // A stuck choice or a failed ending that is left is no longer where the sequence is.
+        if snap.failed.is_some_and(|f| exit.contains(&f)) {
+            snap.failed = None;
+        }
         for &ti in transitions {
             let t = &chart.transitions[ti];
             let notes = guard::apply(&t.actions, snap, &event.input, &event.response);
