@@ -8,6 +8,9 @@
 //! change which transitions fire, and carrying it would only multiply the search's nodes.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::hash::{BuildHasher, Hash, Hasher};
+
+use foldhash::fast::{FixedState, FoldHasher};
 
 use serde_json::Value;
 
@@ -64,9 +67,18 @@ impl Relevant {
         rel
     }
 
-    /// Nothing any guard reads can change along a path: the plain search is exact.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.flags.is_empty() && self.vars.is_empty()
+    /// Action `a` changes data this search carries (others are skipped before they run).
+    pub(crate) fn keeps(&self, a: &Action) -> bool {
+        match a {
+            Action::SetFlag { name, .. } => self.flags.contains(name),
+            Action::SetVar { name, .. }
+            | Action::SetVarFromInput { name, .. }
+            | Action::SetVarFromResult { name, .. }
+            | Action::AppendVar { name, .. }
+            | Action::MergeVar { name, .. } => self.vars.contains(root(name)),
+            Action::Checkpoint { .. } | Action::Rollback { .. } => self.rollback,
+            Action::Note { .. } => false,
+        }
     }
 
     fn read(&mut self, g: &Guard) {
@@ -98,6 +110,10 @@ impl Relevant {
         };
     }
 }
+
+/// Hash maps for the search's own tables: foldhash is fast, and its keys are data the
+/// sequence set (equal hashes are compared in full anyway).
+pub(crate) type FxMap<K, V> = std::collections::HashMap<K, V, FixedState>;
 
 /// The flags (as `flags.<name>`) and variables a guard reads.
 pub(crate) fn read_by(g: &Guard) -> BTreeSet<String> {
@@ -265,6 +281,28 @@ impl Data {
         }
     }
 
+    /// A hash of the data, so equal data found on two ways is kept once.
+    pub(crate) fn fingerprint(&self) -> u64 {
+        let mut h = FixedState::default().build_hasher();
+        self.flags.hash(&mut h);
+        self.vars.len().hash(&mut h);
+        for (k, v) in &self.vars {
+            k.hash(&mut h);
+            hash_value(v, &mut h);
+        }
+        self.unknown.hash(&mut h);
+        for (k, c) in &self.checkpoints {
+            k.hash(&mut h);
+            c.flags.hash(&mut h);
+            c.vars.iter().for_each(|(k, v)| {
+                k.hash(&mut h);
+                hash_value(v, &mut h);
+            });
+            c.unknown.hash(&mut h);
+        }
+        h.finish()
+    }
+
     fn forget(&mut self, name: &str) {
         self.vars.remove(name);
         self.unknown.insert(name.to_string());
@@ -371,6 +409,26 @@ impl Data {
             .extend(self.vars.iter().map(|(k, v)| (k.clone(), v.clone())));
         sim.active = active;
         sim
+    }
+}
+
+fn hash_value(v: &Value, h: &mut FoldHasher) {
+    match v {
+        Value::Null => 0u8.hash(h),
+        Value::Bool(b) => (1u8, b).hash(h),
+        Value::Number(n) => (2u8, n.as_f64().map(f64::to_bits), n.as_i64()).hash(h),
+        Value::String(s) => (3u8, s).hash(h),
+        Value::Array(a) => {
+            (4u8, a.len()).hash(h);
+            a.iter().for_each(|v| hash_value(v, h));
+        }
+        Value::Object(o) => {
+            (5u8, o.len()).hash(h);
+            for (k, v) in o {
+                k.hash(h);
+                hash_value(v, h);
+            }
+        }
     }
 }
 

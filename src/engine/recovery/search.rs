@@ -11,10 +11,10 @@
 //! (guards ignored, `graph::distances`) answers instead.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 use std::rc::Rc;
 
-use super::data::{Data, Relevant, read_by, written_by};
+use super::data::{Data, FxMap, Relevant, read_by, written_by};
 use crate::engine::graph::Edge;
 use crate::engine::ir::{Action, Guard, StateId, Trigger};
 use crate::engine::machine::Machine;
@@ -154,16 +154,18 @@ impl Machine {
             snap,
             rel: &rel,
             nodes: Vec::new(),
-            index: HashMap::new(),
+            index: FxMap::default(),
             heap: BinaryHeap::new(),
             dist: vec![None; n],
             waits: vec![0; n],
             settled: vec![false; n],
-            edges: HashMap::new(),
-            configs: HashMap::new(),
-            acts: HashMap::new(),
+            edges: vec![None; n],
+            configs: vec![None; n],
+            interned: FxMap::default(),
+            afters: FxMap::default(),
+            acts: vec![None; self.chart.transitions.len()],
         };
-        let now = Rc::new(Data::now(snap, &rel));
+        let now = s.intern(Data::now(snap, &rel));
         // The deep-state monitors (a parallel root's regions without an ending) stay as they
         // are now: their facts are taken as sampled, and they are no steps of a path.
         let starts: Vec<StateId> = self
@@ -243,17 +245,22 @@ struct Search<'a> {
     snap: &'a Snapshot,
     rel: &'a Relevant,
     nodes: Vec<Node>,
-    index: HashMap<StateId, Vec<usize>>,
+    index: FxMap<(StateId, *const Data), usize>,
     heap: BinaryHeap<Reverse<(u32, u32, usize)>>,
     /// Per state, over its nodes: tentative distance and waits, and whether one is settled
     /// (what a join needs to know of each region).
     dist: Vec<Option<u32>>,
     waits: Vec<u32>,
     settled: Vec<bool>,
-    edges: HashMap<StateId, Vec<Edge>>,
-    configs: HashMap<StateId, Vec<StateId>>,
+    /// Per state: its edges and its configuration, computed once.
+    edges: Vec<Option<Rc<[Edge]>>>,
+    configs: Vec<Option<Vec<StateId>>>,
+    /// Every distinct data met, once (by fingerprint): equal data is the same `Rc`.
+    interned: FxMap<u64, Vec<Rc<Data>>>,
+    /// The data after a transition, per (data, transition).
+    afters: FxMap<(*const Data, usize), Rc<Data>>,
     /// Per transition: its actions and the entry actions of what it enters.
-    acts: HashMap<usize, Vec<Action>>,
+    acts: Vec<Option<Vec<Action>>>,
 }
 
 impl Search<'_> {
@@ -266,8 +273,7 @@ impl Search<'_> {
         key: (u32, u32),
         parent: Option<(usize, Edge)>,
     ) -> Option<usize> {
-        let slot = self.index.entry(state).or_default();
-        let found = slot.iter().copied().find(|&j| *self.nodes[j].data == *data);
+        let found = self.index.get(&(state, Rc::as_ptr(&data))).copied();
         let i = match found {
             Some(j) => {
                 let n = &self.nodes[j];
@@ -277,6 +283,7 @@ impl Search<'_> {
                 j
             }
             None => {
+                let key = (state, Rc::as_ptr(&data));
                 self.nodes.push(Node {
                     state,
                     data,
@@ -286,7 +293,7 @@ impl Search<'_> {
                     settled: false,
                 });
                 let j = self.nodes.len() - 1;
-                slot.push(j);
+                self.index.insert(key, j);
                 j
             }
         };
@@ -301,34 +308,52 @@ impl Search<'_> {
         Some(i)
     }
 
-    /// Transition `ti`'s actions and the entry actions of what it enters.
+    /// Transition `ti`'s actions and the entry actions of what it enters, those that change
+    /// the data the search carries.
     fn actions_of(&mut self, ti: usize) -> &[Action] {
-        let m = self.m;
-        self.acts.entry(ti).or_insert_with(|| {
+        let (m, rel) = (self.m, self.rel);
+        self.acts[ti].get_or_insert_with(|| {
             let t = &m.chart.transitions[ti];
-            let mut all = t.actions.clone();
+            let mut all: Vec<Action> = t.actions.iter().filter(|a| rel.keeps(a)).cloned().collect();
             if !t.targets.is_empty() {
                 for s in m.entry_set(&t.targets, m.domain(ti)) {
-                    all.extend(m.chart.state(s).on_entry.iter().cloned());
+                    let entry = &m.chart.state(s).on_entry;
+                    all.extend(entry.iter().filter(|a| rel.keeps(a)).cloned());
                 }
             }
             all
         })
     }
 
+    /// The one `Rc` of data equal to `data`.
+    fn intern(&mut self, data: Data) -> Rc<Data> {
+        let bucket = self.interned.entry(data.fingerprint()).or_default();
+        if let Some(same) = bucket.iter().find(|d| ***d == data) {
+            return same.clone();
+        }
+        let rc = Rc::new(data);
+        bucket.push(rc.clone());
+        rc
+    }
+
     /// The data after taking transition `ti` from `data`.
     fn after(&mut self, data: &Rc<Data>, ti: usize) -> Rc<Data> {
         let rel = self.rel;
-        let acts = self.actions_of(ti);
-        if acts.is_empty() || rel.is_empty() {
+        if self.actions_of(ti).is_empty() {
             return data.clone();
         }
-        let next = data.after(acts, rel);
-        if next == **data {
+        let key = (Rc::as_ptr(data), ti);
+        if let Some(known) = self.afters.get(&key) {
+            return known.clone();
+        }
+        let next = data.after(self.actions_of(ti), rel);
+        let next = if next == **data {
             data.clone()
         } else {
-            Rc::new(next)
-        }
+            self.intern(next)
+        };
+        self.afters.insert(key, next.clone());
+        next
     }
 
     /// The edges out of `u` that can be taken with `data`: a guard false here is no way; of
@@ -336,20 +361,15 @@ impl Search<'_> {
     /// transition is taken at once, the state is only passed through.
     fn edges_now(&mut self, u: StateId, data: &Data) -> Vec<Edge> {
         let m = self.m;
-        let all = self
-            .edges
-            .entry(u)
-            .or_insert_with(|| m.edges_from(u))
+        let all = self.edges[u.index()]
+            .get_or_insert_with(|| m.edges_from(u).into())
             .clone();
         let snap = self.snap;
-        let config = self
-            .configs
-            .entry(u)
-            .or_insert_with(|| m.config_at(u, snap));
+        let config = self.configs[u.index()].get_or_insert_with(|| m.config_at(u, snap));
         let mut taken: Vec<(&Trigger, usize)> = Vec::new();
         let mut passed_through = false;
         let mut out = Vec::new();
-        for e in all {
+        for &e in all.iter() {
             let t = &m.chart.transitions[e.transition];
             if taken
                 .iter()
