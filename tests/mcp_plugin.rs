@@ -70,12 +70,14 @@ fn denials_and_suggestions_name_seeds_tools_as_the_agent_calls_them() {
 
     let denied = hook_event(home.path(), PLUGIN, "PreToolUse", "Bash", "toolu_2");
     assert!(
-        deny_reason(&denied).ends_with("Next: call mcp__plugin_seed_seed__what_do_i_do."),
+        deny_reason(&denied)
+            .contains("First call mcp__plugin_seed_seed__what_do_i_do, then mcp__starlog__check"),
         "{denied}"
     );
     let denied = hook_event(home.path(), PLAIN, "PreToolUse", "Bash", "toolu_2");
     assert!(
-        deny_reason(&denied).ends_with("Next: call mcp__seed__what_do_i_do."),
+        deny_reason(&denied)
+            .contains("First call mcp__seed__what_do_i_do, then mcp__starlog__check"),
         "{denied}"
     );
     // A denied plugin call is named as it was made.

@@ -122,19 +122,26 @@ fn odyssean_anchor_stages_run_in_order_and_init_starts_over() {
         33.3,
         Some("odyssean_anchor(stage=\"commit_identity\")"),
     );
-    // bind before commit_identity: denied, with the exact next call and the stage after it.
+    // bind before commit_identity: denied, naming the stage refused, the exact next call
+    // and the stage after it, on the server the session calls the anchor through.
     let v = w.gate(&anchor("bind"));
     assert_eq!((v.kind, v.decision), (VerdictKind::Deny, Decision::Deny));
     assert!(
+        v.reason
+            .starts_with("seed: mcp__hestai__odyssean_anchor(stage=\"bind\") is not allowed now"),
+        "{}",
+        v.reason
+    );
+    assert!(
         v.reason.ends_with(
-            "First call odyssean_anchor(stage=\"commit_identity\"); after that, odyssean_anchor(stage=\"bind\") is allowed."
+            "First call mcp__hestai__odyssean_anchor(stage=\"commit_identity\"); after that, mcp__hestai__odyssean_anchor(stage=\"bind\") is allowed."
         ),
         "{}",
         v.reason
     );
     assert_eq!(
         v.next.as_deref(),
-        Some("odyssean_anchor(stage=\"commit_identity\")")
+        Some("mcp__hestai__odyssean_anchor(stage=\"commit_identity\")")
     );
     assert_eq!(w.at(), vec!["IDENTIFYING"], "a denied call moves nothing");
     // A repeated init while identifying takes the new tier and stays put.
@@ -228,11 +235,12 @@ fn odyssean_anchor_status_names_each_allowed_call_once_and_any_tool_once_bound()
     let mut w = Walk::new("odyssean_anchor");
     w.advance(&anchor("init"));
     let st = w.m.status(&w.snap);
+    // As the session calls the anchor: through the server it used.
     assert_eq!(
         st.allowed,
         [
-            "odyssean_anchor(stage=\"commit_identity\")",
-            "odyssean_anchor(stage=\"init\")",
+            "mcp__hestai__odyssean_anchor(stage=\"commit_identity\")",
+            "mcp__hestai__odyssean_anchor(stage=\"init\")",
             "Read",
             "Grep",
             "Glob",
@@ -276,13 +284,20 @@ fn odyssean_anchor_out_of_order_stages_are_told_the_stage_that_comes_next() {
     assert_eq!(w.at(), ["CONTEXTUALIZING"]);
     // The identity is committed: committing it again is refused, naming the stage that is due
     // (not the permit's "anything goes" after it).
-    for again in [bare("commit_identity"), anchor("commit_identity")] {
+    // Each is told the call as it makes it: by its own name, or (once the session called it
+    // through a server) through that server.
+    for (again, due) in [
+        (bare("commit_identity"), "odyssean_anchor(stage=\"bind\")"),
+        (
+            anchor("commit_identity"),
+            "mcp__hestai__odyssean_anchor(stage=\"bind\")",
+        ),
+    ] {
         let v = w.gate(&again);
         assert_eq!(v.decision, Decision::Deny);
         assert!(
-            v.reason.ends_with(
-                "is allowed only as odyssean_anchor(stage=\"bind\"), not with this input."
-            ),
+            v.reason
+                .ends_with(&format!("is allowed only as {due}, not with this input.")),
             "{}",
             v.reason
         );

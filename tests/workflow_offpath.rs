@@ -39,7 +39,8 @@ fn a_failed_clone_ends_in_error_with_its_recovery() {
                     "Bash",
                     json!({"command": "git clone https://github.com/acme/private .source/private"}),
                     "error_clone_failed",
-                    100,
+                    // A failure is no progress: the highest point reached before it.
+                    69,
                     AGAIN,
                 )
             },
@@ -71,7 +72,7 @@ fn a_failed_config_write_rolls_the_state_back() {
                     "Edit",
                     json!({"file_path": CONFIG}),
                     "error_config_write",
-                    100,
+                    75,
                     AGAIN,
                 )
             },
@@ -125,14 +126,37 @@ fn without_a_corpus_config_the_workflow_stops_at_once() {
 }
 
 #[test]
-fn a_call_at_an_error_ending_is_told_the_endings_recovery() {
+fn a_call_at_an_error_ending_goes_through_with_the_endings_recovery() {
     let mut r = Run::of(machine(), &[]);
     ended(&r, "error_no_config", false);
-    let v = r.gate("Write", json!({"file_path": CONFIG}));
-    assert_eq!((v.kind, v.decision), (VerdictKind::OffPath, Decision::Deny));
+    // The workflow is over: no lock-out, whatever the call and however often it is made; the
+    // model is told what the ending says to do.
+    for _ in 0..5 {
+        let v = r.gate("Write", json!({"file_path": CONFIG}));
+        assert_eq!(
+            (v.kind, v.decision),
+            (VerdictKind::OffPath, Decision::Allow)
+        );
+        assert_eq!(
+            v.warning.as_deref(),
+            Some(
+                "seed: \"hiivmind_add_source\" ended in error at \"error_no_config\" (No config.yaml found); it gates no call any more. Recovery: hiivmind-corpus-init"
+            )
+        );
+    }
+    let line = r.m.guidance_line(&r.snap);
     assert_eq!(
-        v.reason,
-        "seed: Write is not part of \"hiivmind_add_source\" at step \"error_no_config\". Ended in \"error_no_config\": hiivmind-corpus-init. Next: call Skill(skill=\"hiivmind-corpus-init\")."
+        line,
+        "[SEED SEQUENCE] \"hiivmind_add_source\" · step: error_no_config · ended in error at \"error_no_config\" · recovery: hiivmind-corpus-init · next: Skill(skill=\"hiivmind-corpus-init\") · highest 0%"
+    );
+    let rec = r.m.recovery(&r.snap, None);
+    assert_eq!(
+        rec.suggestions,
+        [
+            "Next: call Skill(skill=\"hiivmind-corpus-init\") (or Skill(skill=\"hiivmind-corpus:hiivmind-corpus-add-source\")).",
+            "Ended in \"error_no_config\": hiivmind-corpus-init"
+        ],
+        "the ending's recovery said once, not again as \"If stuck\""
     );
 }
 

@@ -88,8 +88,11 @@ fn from_an_error_ending_the_skill_starts_the_workflow_again_from_scratch() {
         Value::Null,
         "what the last run read is gone"
     );
+    // Started over at 0%; the highest point is the one reached before the failure (a failure
+    // is no progress).
     let p = r.m.progress(&r.snap);
-    assert_eq!((p.overall, p.highest), (0.0, 100.0));
+    assert_eq!(p.overall, 0.0);
+    assert!((p.highest - 69.4).abs() < 0.1, "highest {}", p.highest);
     // And the second run walks like the first.
     walk(
         &mut r,
@@ -151,9 +154,17 @@ fn without_a_config_the_skill_its_recovery_names_is_allowed_and_the_workflow_wai
         NEUTRAL
     );
     assert_eq!(r.here(), "error_no_config");
-    // Nothing the recovery does not name.
+    // The workflow is over, so it locks nothing out: a call the recovery does not name goes
+    // through, told what the ending says to do.
     let v = r.gate("Skill", skill("hiivmind-corpus:hiivmind-corpus-build"));
-    assert_eq!(v.decision, Decision::Deny);
+    assert_eq!(v.decision, Decision::Allow);
+    assert!(
+        v.warning
+            .as_deref()
+            .is_some_and(|w| w.contains("Recovery: hiivmind-corpus-init")),
+        "{:?}",
+        v.warning
+    );
     // Run again while the config is still missing: the same ending.
     assert_eq!(run_skill(&mut r, OWN), ADVANCE);
     ended(&r, "error_no_config", false);

@@ -238,7 +238,7 @@ impl Machine {
     }
 
     /// The parallel state whose `done` edge `e` is, when `e` leaves it from a region's ending.
-    fn joined_parallel(&self, e: &Edge) -> Option<StateId> {
+    pub(crate) fn joined_parallel(&self, e: &Edge) -> Option<StateId> {
         let chart = &self.chart;
         let Trigger::Done(x) = chart.transitions[e.transition].trigger else {
             return None;
@@ -248,7 +248,7 @@ impl Machine {
     }
 
     /// The nearest ending of each region of parallel `x`, when every region has a settled one.
-    fn region_endings(
+    pub(crate) fn region_endings(
         &self,
         x: StateId,
         dist: &[Option<u32>],
@@ -273,7 +273,7 @@ impl Machine {
 
     /// (actions, waits) to leave parallel `x` by its `done` edge: where `x` was entered, plus
     /// what each region needs from there to its ending.
-    fn join_key(
+    pub(crate) fn join_key(
         &self,
         x: StateId,
         snap: &Snapshot,

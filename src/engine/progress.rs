@@ -8,8 +8,9 @@ mod intervals;
 
 use serde::{Deserialize, Serialize};
 
-use super::ir::{Fill, StateId, StateKind};
+use super::ir::{Fill, Outcome, StateId, StateKind};
 use super::machine::Machine;
+use super::recovery::search::Reach;
 use super::snapshot::Snapshot;
 
 pub use intervals::Intervals;
@@ -36,7 +37,28 @@ pub struct Progress {
     /// Agent actions on the shortest path to an ending (`None`: no ending reachable).
     pub steps_remaining: Option<u32>,
     pub in_loop: bool,
+    /// The sequence reached a success ending.
     pub done: bool,
+    /// How the sequence ended, once it has (a success or an error ending).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<Ended>,
+    /// The steps remaining are no calls of the agent's, only events to wait for: the first
+    /// (`SessionEnd`, "the user's prompt").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waiting_for: Option<String>,
+}
+
+/// The ending a sequence reached: an error ending is not "done" (its recovery says what to
+/// do), and progress stays at the highest point reached before it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ended {
+    pub outcome: Outcome,
+    /// The ending's label.
+    pub ending: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recovery: Option<String>,
 }
 
 /// `done / total` of the last sampled facts, in [0, 1]; 0 while either is missing, not a
@@ -118,7 +140,11 @@ impl Machine {
     }
 
     /// Overall progress in percent, without the rest of [`Progress`] (cheap: no path search).
+    /// At an error ending: the highest point reached before it (a failure is no progress).
     pub fn overall(&self, snap: &Snapshot) -> f64 {
+        if self.failed_ending(snap).is_some() {
+            return snap.highest.clamp(0.0, 100.0);
+        }
         let here = self.value_of(snap, StateId::ROOT);
         let floor = self
             .chart
@@ -146,7 +172,76 @@ impl Machine {
         v
     }
 
+    /// The error ending the sequence is at, when it is at one that ends it.
+    fn failed_ending(&self, snap: &Snapshot) -> Option<StateId> {
+        let f = snap.failed?;
+        let st = self.chart.state(f);
+        let error = matches!(
+            st.kind,
+            StateKind::Final {
+                outcome: Outcome::Error,
+                ..
+            }
+        );
+        (error && snap.is_active(f) && self.ends_sequence(f)).then_some(f)
+    }
+
+    /// Final state `f` finishes the sequence: it is a top-level ending, or one of a parallel
+    /// root's regions (the others that can finish have, too).
+    fn ends_sequence(&self, f: StateId) -> bool {
+        let chart = &self.chart;
+        match chart.state(f).parent {
+            Some(StateId::ROOT) => true,
+            Some(region) => {
+                chart.state(region).parent == Some(StateId::ROOT)
+                    && matches!(chart.root().kind, StateKind::Parallel)
+            }
+            None => false,
+        }
+    }
+
+    /// The ending the sequence reached, once every part of it that can finish has (an error
+    /// ending among them wins: the sequence failed).
+    pub fn ended(&self, snap: &Snapshot) -> Option<Ended> {
+        let chart = &self.chart;
+        let at: Vec<StateId> = snap
+            .active
+            .iter()
+            .copied()
+            .filter(|s| chart.state(*s).is_final() && self.ends_sequence(*s))
+            .collect();
+        if at.is_empty() {
+            return None;
+        }
+        if matches!(chart.root().kind, StateKind::Parallel) {
+            let finished = |r: &StateId| at.iter().any(|f| chart.state(*f).parent == Some(*r));
+            if !self.progress_regions(StateId::ROOT).iter().all(finished) {
+                return None;
+            }
+        }
+        let f = self.failed_ending(snap).unwrap_or(at[0]);
+        let StateKind::Final {
+            outcome,
+            message,
+            recovery,
+        } = &chart.state(f).kind
+        else {
+            return None;
+        };
+        Some(Ended {
+            outcome: *outcome,
+            ending: chart.state(f).label.clone(),
+            message: message.clone(),
+            recovery: recovery.clone(),
+        })
+    }
+
     pub fn progress(&self, snap: &Snapshot) -> Progress {
+        self.progress_with(snap, &self.reach(snap))
+    }
+
+    /// `progress` with the path search already made (a status makes one for all it shows).
+    pub(crate) fn progress_with(&self, snap: &Snapshot, reach: &Reach) -> Progress {
         let overall = self.overall(snap);
         let chart = &self.chart;
         let in_loop = snap
@@ -190,20 +285,42 @@ impl Machine {
                 })
                 .collect()
         };
-        let goals = self.goals();
-        let (dist, via) = self.distances(snap);
         // The events on the route "next" and recovery follow, so the count and the path agree.
-        let steps_remaining = self
-            .route(snap, &dist, &via)
-            .map(|(_, path)| self.events_on(&path).len() as u32);
-        let done = snap.halted || goals.iter().any(|g| snap.is_active(*g));
+        let route = self.route(snap, reach).map(|(_, path)| path);
+        let steps_remaining = route.as_ref().map(|p| self.events_on(p).len() as u32);
+        // Nothing left for the agent to do, only an event to wait for (seed 001's BOUND until
+        // SessionEnd): what it waits for.
+        let waiting_for = route.as_ref().and_then(|path| {
+            let mut events = path.iter().filter(|e| e.cost > 0);
+            let first = events.clone().next()?;
+            events
+                .all(|e| self.waits(e.transition))
+                .then(|| self.waited_for(first.transition))
+        });
+        let ended = self.ended(snap);
+        let done = ended
+            .as_ref()
+            .is_some_and(|e| e.outcome == Outcome::Success);
+        let mut layers = layers;
+        if ended.is_some() && !done {
+            // The bar shows how far the sequence got, not the ending's place in the chart.
+            for l in layers.iter_mut().filter(|l| l.lo <= 0.0 && l.hi >= 100.0) {
+                l.value = overall;
+            }
+        }
         Progress {
             overall,
             highest: snap.highest.max(overall),
             layers,
-            steps_remaining: if done { Some(0) } else { steps_remaining },
+            steps_remaining: match (&ended, done) {
+                (_, true) => Some(0),
+                (Some(_), false) => None,
+                (None, _) => steps_remaining,
+            },
             in_loop,
             done,
+            waiting_for: if ended.is_some() { None } else { waiting_for },
+            ended,
         }
     }
 

@@ -4,9 +4,12 @@
 //! This file assembles a [`Recovery`]; `next_step` describes calls, `route` finds the way
 //! ahead, `hints` words what is said about refusals and endings.
 
+mod data;
 mod hints;
 mod next_step;
 mod route;
+pub(crate) mod search;
+mod sites;
 
 use serde::{Deserialize, Serialize};
 
@@ -36,11 +39,20 @@ pub struct Recovery {
 
 impl Machine {
     pub fn recovery(&self, snap: &Snapshot, denied: Option<&Event>) -> Recovery {
+        self.recovery_with(snap, denied, &self.reach(snap))
+    }
+
+    /// `recovery` with the path search already made.
+    pub(crate) fn recovery_with(
+        &self,
+        snap: &Snapshot,
+        denied: Option<&Event>,
+        reach: &search::Reach,
+    ) -> Recovery {
         let mut rec = Recovery::default();
-        let (dist, via) = self.distances(snap);
         let enabled = self.enabled_calls(snap);
         let mut next = Vec::new();
-        if let Some(primary) = self.expected_next_with(snap, &dist, &via, &enabled) {
+        if let Some(primary) = self.expected_next_with(snap, reach, &enabled) {
             next.push(primary);
         }
         for s in enabled {
@@ -66,14 +78,14 @@ impl Machine {
 
         if let Some(ev) = denied {
             // A step the call fits as it was made; else one of the same tool with other input.
-            let (path, differs) = match self.path_to_call(snap, ev, &dist, &via, true) {
+            let (path, differs) = match self.path_to_call(snap, ev, reach, true) {
                 Some(p) => (Some(p), false),
-                None => (self.path_to_call(snap, ev, &dist, &via, false), true),
+                None => (self.path_to_call(snap, ev, reach, false), true),
             };
             rec.denied_input_differs = differs && path.is_some();
             rec.path_to_denied = path.map(|p| p.into_iter().map(|n| n.spelled_for(snap)).collect());
         }
-        rec.ending = self.nearest_ending_hint(&dist);
+        rec.ending = self.nearest_ending_hint(&reach.dist);
 
         // Suggestions, most important first: no legal step, then the states' own recovery texts.
         let lift = stuck_by.and_then(|sid| {
@@ -98,17 +110,26 @@ impl Machine {
                 .into_iter()
                 .filter(|h| lift.as_ref() != Some(h)),
         );
-        if let Some(ev) = denied {
-            rec.suggestions.extend(self.about_denied(snap, ev, &rec));
+        if let Some(about) = denied.and_then(|ev| self.about_denied(snap, ev, &rec)) {
+            // Said once: the refusal of the stuck next step may be this same refusal.
+            let who = about.split_once(" is not allowed now: ").map(|(_, w)| w);
+            let said = who.is_some_and(|w| {
+                let w = w.trim_end_matches('.');
+                rec.suggestions.iter().any(|s| s.contains(w))
+            });
+            if !said {
+                rec.suggestions.push(about);
+            }
         }
         if let Some(n) = rec.next.first().filter(|n| n.blocked_by.is_none()) {
-            let others: Vec<String> = rec
-                .next
-                .iter()
-                .skip(1)
-                .take(3)
-                .map(|s| s.tool.clone())
-                .collect();
+            // Two steps can read as one call (a command and its skill, a filled `${var}`):
+            // each call is named once.
+            let mut others: Vec<String> = Vec::new();
+            for s in rec.next.iter().skip(1) {
+                if s.tool != n.tool && !others.contains(&s.tool) && others.len() < 3 {
+                    others.push(s.tool.clone());
+                }
+            }
             if others.is_empty() {
                 rec.suggestions.push(format!("Next: call {}.", n.tool));
             } else {
@@ -127,8 +148,23 @@ impl Machine {
                 ));
             }
         }
-        if let Some(e) = &rec.ending {
+        // Said once: at an ending, its recovery is already what it ended in.
+        if let Some(e) = rec
+            .ending
+            .as_ref()
+            .filter(|e| !rec.suggestions.iter().any(|s| s.contains(e.as_str())))
+        {
             rec.suggestions.push(format!("If stuck: {e}"));
+        }
+        if snap.livelock {
+            // Not the agent's to solve: the sequence never settles.
+            rec.suggestions.insert(
+                0,
+                format!(
+                    "The sequence is in a livelock at \"{}\": its eventless transitions kept firing up to the microstep cap, so no call moves it reliably. Fix its eventless loop (`seed validate` names it) or run it with enforcement = \"observe\" until then; meanwhile ask the user before relying on its verdicts.",
+                    crate::engine::verdict::current_label(self, snap)
+                ),
+            );
         }
         rec
     }

@@ -46,6 +46,11 @@ pub struct Snapshot {
     /// to suggest are named as the agent sees them (`mcp__plugin_seed_seed__status`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub plugins: BTreeMap<String, String>,
+    /// Tools the sequence names on any server (`mcp__*__odyssean_anchor`): the server the
+    /// session's calls reached each through (`tool → server`), so calls to suggest are named
+    /// as the agent makes them (`mcp__hestai__odyssean_anchor`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub servers: BTreeMap<String, String>,
     /// The newest call a gate denied since the configuration last changed: recovery shows the
     /// way to it. Its input is kept only when small (the snapshot is saved on every call).
     #[serde(default, skip_serializing_if = "Option::is_none")]

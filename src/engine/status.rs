@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::event::Event;
-use super::ir::{StateId, StateKind, Trigger};
+use super::ir::{Outcome, StateId, StateKind, Trigger};
 use super::machine::Machine;
 use super::progress::Progress;
 use super::recovery::{NextStep, Recovery};
@@ -53,13 +53,17 @@ pub struct Status {
     /// The sequence's variables that hold a value (the tier an init call chose, an answer…).
     #[serde(default)]
     pub vars: BTreeMap<String, Value>,
+    /// Every flag and its value (seed 004's artifacts: `intent_brief`, `shape_done`…).
+    #[serde(default)]
+    pub flags: BTreeMap<String, bool>,
 }
 
 impl Machine {
     pub fn status(&self, snap: &Snapshot) -> Status {
         let chart = &self.chart;
-        let progress = self.progress(snap);
-        let recovery = self.recovery(snap, snap.denied.as_ref());
+        let reach = self.reach(snap);
+        let progress = self.progress_with(snap, &reach);
+        let recovery = self.recovery_with(snap, snap.denied.as_ref(), &reach);
         let mut allowed: Vec<String> = recovery.next.iter().map(|n| n.tool.clone()).collect();
         // `neutral` and `denied` are rules as the sequence writes them; `allowed` is calls, as
         // the agent makes them.
@@ -111,7 +115,8 @@ impl Machine {
                         .is_none_or(|g| super::guard::eval_ignoring_input(g, snap))
             })
         });
-        if any_call {
+        // A sequence that has ended gates nothing more (only a policy can still refuse).
+        if any_call || progress.ended.is_some() {
             allowed = vec!["*".to_string()];
         }
         // As the agent calls them: a server the session reached through a plugin is named
@@ -120,7 +125,7 @@ impl Machine {
         for a in allowed {
             let a = a
                 .split('|')
-                .map(|alt| super::tool_name::spell_as_seen(alt, &snap.plugins))
+                .map(|alt| super::tool_name::spell_seen(alt, &snap.servers, &snap.plugins))
                 .collect::<Vec<_>>()
                 .join("|");
             if !spelled.contains(&a) {
@@ -157,6 +162,7 @@ impl Machine {
                 .filter(|(_, v)| !v.is_null() && v.as_str() != Some(""))
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
+            flags: snap.flags.clone(),
         }
     }
 
@@ -237,19 +243,42 @@ impl Machine {
         }
     }
 
-    /// The one-line guidance injected into prompts (≤ 300 characters).
+    /// The one-line guidance injected into prompts (≤ 300 characters). Calls are named as the
+    /// agent makes them (`mcp__seed__who_am_i`, `Skill(skill="hope:intent")`), as in every
+    /// refusal.
     pub fn guidance_line(&self, snap: &Snapshot) -> String {
         let st = self.status(snap);
-        let next = match (&st.next, st.progress.done) {
-            (_, true) => "done".to_string(),
-            (Some(n), _) if n.blocked_by.is_some() => format!("{} (blocked by deep state)", n.call),
-            (Some(n), _) => n.call.clone(),
-            (None, _) => "—".to_string(),
+        let head = format!("[SEED SEQUENCE] \"{}\" · step: {}", st.sequence, st.step);
+        let failed = st
+            .progress
+            .ended
+            .as_ref()
+            .filter(|e| e.outcome == Outcome::Error);
+        let line = match failed {
+            // A failed ending is not "done": what to do instead, and how far it got.
+            Some(e) => {
+                let mut line = format!("{head} · ended in error at \"{}\"", e.ending);
+                if let Some(r) = &e.recovery {
+                    line.push_str(&format!(" · recovery: {r}"));
+                }
+                if let Some(n) = &st.next {
+                    line.push_str(&format!(" · next: {}", n.tool));
+                }
+                format!("{line} · highest {:.0}%", st.progress.highest)
+            }
+            None => {
+                let next = match (&st.next, st.progress.done) {
+                    (_, true) => "done".to_string(),
+                    (Some(n), _) if n.blocked_by.is_some() => {
+                        format!("{} (blocked by deep state)", n.tool)
+                    }
+                    (Some(n), _) => n.tool.clone(),
+                    (None, _) if st.allowed == ["*"] => "any tool".to_string(),
+                    (None, _) => "—".to_string(),
+                };
+                format!("{head} · next: {next} · {:.0}% done", st.progress.overall)
+            }
         };
-        let line = format!(
-            "[SEED SEQUENCE] \"{}\" · step: {} · next: {} · {:.0}% done",
-            st.sequence, st.step, next, st.progress.overall
-        );
         truncate_chars(&line, 300)
     }
 }

@@ -13,9 +13,10 @@ use std::collections::{BTreeSet, VecDeque};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::event::Event;
+use super::event::{Event, EventKind};
 use super::ir::{StateId, StateKind};
 use super::machine::Machine;
+use super::pattern::any_server_tool;
 use super::snapshot::{Facts, SNAPSHOT_VERSION, Snapshot};
 use super::verdict::{self, Verdict};
 
@@ -95,6 +96,7 @@ impl Machine {
             recent_denials: Vec::new(),
             last_event: None,
             plugins: Default::default(),
+            servers: Default::default(),
             denied: None,
             livelock: false,
         };
@@ -154,6 +156,7 @@ impl Machine {
         let mut report = StepReport::new(phase, event);
         snap.steps += 1;
         event.note_spelling(&mut snap.plugins);
+        self.note_server(snap, event);
         if &snap.facts != facts {
             snap.facts = facts.clone();
         }
@@ -195,7 +198,10 @@ impl Machine {
         self.settle(snap, event, internal, report);
     }
 
-    /// Run eventless transitions and internal events until the configuration is stable.
+    /// Run eventless transitions and internal events until the configuration is stable. A
+    /// choice left with no branch that holds raises `error.choice` (SCXML's error.execution):
+    /// a transition on it (`error.choice:<choice>`, on the choice's parent or further up)
+    /// takes the session on; without one, the choice stays where it is, failed.
     fn settle(
         &self,
         snap: &mut Snapshot,
@@ -203,6 +209,7 @@ impl Machine {
         mut internal: VecDeque<Event>,
         report: &mut StepReport,
     ) {
+        let mut raised: Vec<StateId> = Vec::new();
         loop {
             if report.microsteps.len() >= MICROSTEP_CAP {
                 if !report.livelock {
@@ -219,7 +226,25 @@ impl Machine {
                 continue;
             }
             let Some(ev) = internal.pop_front() else {
-                break;
+                // Stable: each stuck choice raises its error once.
+                let stuck: Vec<StateId> = snap
+                    .active
+                    .iter()
+                    .copied()
+                    .filter(|s| {
+                        matches!(self.chart.state(*s).kind, StateKind::Choice)
+                            && !raised.contains(s)
+                    })
+                    .collect();
+                if stuck.is_empty() {
+                    break;
+                }
+                for s in stuck {
+                    raised.push(s);
+                    let key = self.chart.state(s).key.clone();
+                    internal.push_back(Event::new(EventKind::ErrorChoice, key));
+                }
+                continue;
             };
             let selected = self.select(snap, Some(&ev));
             if !selected.is_empty() {
@@ -233,6 +258,31 @@ impl Machine {
                 report.stuck_choice = Some(s.key.clone());
                 snap.failed = Some(id);
             }
+        }
+    }
+
+    /// Remember the server a call reached a tool through, when the sequence names that tool
+    /// on any server: suggestions then spell it as the session calls it.
+    fn note_server(&self, snap: &mut Snapshot, event: &Event) {
+        if !matches!(event.kind, EventKind::Tool | EventKind::ErrorTool) {
+            return;
+        }
+        let Some((server, tool)) = event.name.split_once('.') else {
+            return;
+        };
+        if snap.servers.get(tool).map(String::as_str) == Some(server) {
+            return;
+        }
+        let chart = &self.chart;
+        let policies = chart.states.iter().flat_map(|s| s.all_policies());
+        let named = chart
+            .mentioned_patterns()
+            .into_iter()
+            .chain(policies.flat_map(|p| p.allow.iter().chain(&p.deny)))
+            .flat_map(|p| &p.alts)
+            .any(|a| any_server_tool(&a.glob) == Some(tool));
+        if named {
+            snap.servers.insert(tool.to_string(), server.to_string());
         }
     }
 

@@ -114,6 +114,24 @@ pub fn spell_as_seen(tool: &str, plugins: &BTreeMap<String, String>) -> String {
     }
 }
 
+/// A call as the agent can make it in this session: a tool the sequence names on any server
+/// (`odyssean_anchor(stage="init")`) on the server the session reached it through
+/// (`servers`: tool → server), then as `spell_as_seen` spells its server.
+pub fn spell_seen(
+    tool: &str,
+    servers: &BTreeMap<String, String>,
+    plugins: &BTreeMap<String, String>,
+) -> String {
+    let head = &tool[..tool.find('(').unwrap_or(tool.len())];
+    let on_server = match servers.get(head) {
+        Some(server) if !head.contains('.') && !head.starts_with("mcp__") => {
+            format!("mcp__{server}__{tool}")
+        }
+        _ => tool.to_string(),
+    };
+    spell_as_seen(&on_server, plugins)
+}
+
 /// Remember how the agent's tools of a server are spelled, from a call it made: a plugin's
 /// name for the server, or none (the newest call decides, so a server configured both ways is
 /// named as last used). `canonical` is the event's name, `plugin` its plugin.

@@ -13,15 +13,16 @@ use serde::{Deserialize, Serialize};
 
 use super::breaker;
 use super::event::Event;
-use super::ir::{Enforcement, OffPathPolicy};
+use super::ir::{Enforcement, OffPathPolicy, Outcome};
 use super::machine::Machine;
 use super::snapshot::Snapshot;
+use super::wording::ended_text;
 use super::wording::state_in_tier;
 use advice::advice;
 use enforcement::{active_mode, allow, decide, mode_for};
 
 pub use advice::current_label;
-pub(crate) use advice::{called, tier_of};
+pub(crate) use advice::{called, called_as_judged, tier_of};
 pub(crate) use objection::{first_objecting, first_objection, objection, policies_now};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -113,7 +114,7 @@ pub(crate) fn gate_with(m: &Machine, snap: &mut Snapshot, ev: &Event, advise: bo
         }
     };
     let aliases = &chart.aliases;
-    let tool = called(ev);
+    let tool = called_as_judged(m, ev);
     let neutral = chart.neutral.iter().any(|p| p.names_tool(ev, aliases));
 
     // 1. Policies of every active state intersect: any deny wins. A pattern with input
@@ -186,6 +187,20 @@ pub(crate) fn gate_with(m: &Machine, snap: &mut Snapshot, ev: &Event, advise: bo
     }
     // 4. Off path.
     breaker::passed_gates(m, snap, ev);
+    // A sequence that has ended gates nothing more: a finished one lets calls through, and a
+    // failed one does too, with its ending's recovery (what to do instead of a lock-out).
+    if let Some(ended) = m.ended(snap) {
+        let mode = active_mode(m, snap);
+        let mut v = allow(VerdictKind::OffPath, mode, None);
+        if ended.outcome == Outcome::Error {
+            let text = ended_text(&m.chart.name, &ended);
+            v.reason = format!("seed: {text}");
+            if mode != Enforcement::Observe {
+                v.warning = Some(v.reason.clone());
+            }
+        }
+        return v;
+    }
     let (next, next_text, ahead) = advice(snap);
     let mode = active_mode(m, snap);
     // A call the sequence reaches later is early, not foreign to it.
@@ -238,7 +253,7 @@ pub fn stop(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
         .and_then(|v| v.as_bool())
         .unwrap_or(false);
     let progress = m.progress(snap);
-    let finished = progress.done || snap.halted;
+    let finished = progress.ended.is_some() || snap.halted;
     let mode = m.chart.settings.enforcement;
     let may_block = gate.block_until_final
         && !finished

@@ -1,7 +1,11 @@
 //! How refusals read: calls spelled as the agent makes them, states with their tier.
 
+use std::collections::BTreeMap;
+
 use super::event::{EventKind, claude_tool_name};
 use super::pattern::{Pattern, any_server_tool};
+use super::progress::Ended;
+use super::tool_name::spell_seen;
 
 /// `shown (tier)`, or just `shown` when the state is a tier of its own (a top-level state).
 pub fn state_in_tier(shown: &str, label: &str, tier: &str) -> String {
@@ -12,9 +16,38 @@ pub fn state_in_tier(shown: &str, label: &str, tier: &str) -> String {
     }
 }
 
-/// A rule's pattern as the calls it names, spelled as the agent makes them
-/// (`odyssean_anchor(stage="init")`, `mcp__starlog__orient`), not the pattern's inner form.
+/// What an error ending tells: `"seq" ended in error at "ending" (message). Recovery: …`.
+pub fn ended_text(sequence: &str, ended: &Ended) -> String {
+    let message = ended
+        .message
+        .as_deref()
+        .map(|m| format!(" ({})", m.trim_end_matches('.')))
+        .unwrap_or_default();
+    let recovery = ended
+        .recovery
+        .as_deref()
+        .map(|r| format!(" Recovery: {r}"))
+        .unwrap_or_default();
+    format!(
+        "\"{sequence}\" ended in error at \"{}\"{message}; it gates no call any more.{recovery}",
+        ended.ending
+    )
+}
+
+/// [`as_calls_seen`] outside a session (a sequence's own wording, the dashboard's lists).
 pub(crate) fn as_calls(p: &Pattern) -> String {
+    as_calls_seen(p, &BTreeMap::new(), &BTreeMap::new())
+}
+
+/// A rule's pattern as the calls it names, spelled as the agent makes them
+/// (`odyssean_anchor(stage="init")`, `mcp__starlog__orient`), not the pattern's inner form; a
+/// tool named on any server as the server the session called it through, a plugin's server as
+/// the plugin's (`servers`, `plugins` of the snapshot).
+pub(crate) fn as_calls_seen(
+    p: &Pattern,
+    servers: &BTreeMap<String, String>,
+    plugins: &BTreeMap<String, String>,
+) -> String {
     let calls: Vec<String> = p
         .alts
         .iter()
@@ -25,10 +58,11 @@ pub(crate) fn as_calls(p: &Pattern) -> String {
             .describe_call();
             let plain_tool = matches!(a.kind, None | Some(EventKind::Tool))
                 && any_server_tool(&a.glob).is_none();
-            match call.strip_prefix(a.glob.as_str()) {
+            let call = match call.strip_prefix(a.glob.as_str()) {
                 Some(rest) if plain_tool => format!("{}{rest}", claude_tool_name(&a.glob)),
                 _ => call,
-            }
+            };
+            spell_seen(&call, servers, plugins)
         })
         .collect();
     // Alternatives that read the same (`mcp__*__x` and `x` both as `x`) are one call.
@@ -58,17 +92,6 @@ pub fn calls_in_order(calls: &[String], sep: &str) -> String {
     out.join(sep)
 }
 
-/// A name the sequence writes without a kind, as the agent calls it: `plugin:name` is a
-/// plugin's skill (`Skill(skill="hope:intent")`; no tool's name has a `:`), anything else a
-/// tool (`mcp__starlog__orient`).
-pub(crate) fn call_of_unkinded(name: &str) -> String {
-    if name.contains(':') && !name.starts_with("mcp__") {
-        format!("Skill(skill=\"{name}\")")
-    } else {
-        claude_tool_name(name)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,15 +104,5 @@ mod tests {
             "a, then b twice, then c 3 times, then b"
         );
         assert_eq!(calls_in_order(&c(&[]), " → "), "");
-    }
-
-    #[test]
-    fn a_plugin_name_is_called_as_a_skill() {
-        assert_eq!(
-            call_of_unkinded("hope:intent"),
-            "Skill(skill=\"hope:intent\")"
-        );
-        assert_eq!(call_of_unkinded("starlog.orient"), "mcp__starlog__orient");
-        assert_eq!(call_of_unkinded("Read"), "Read");
     }
 }

@@ -6,6 +6,8 @@ pub mod sanitize;
 use serde_json::{Value, json};
 
 use crate::engine::Status;
+use crate::engine::ir::{Enforcement, Outcome};
+use crate::engine::progress::{Ended, Progress};
 
 /// `[#########-----]` for a fraction in [0, 1].
 pub fn ascii_bar(fraction: f64, width: usize, full: char, empty: char) -> String {
@@ -81,11 +83,7 @@ pub fn status_text(st: &Status) -> String {
             if l.current { "  ◂" } else { "" }
         ));
     }
-    let remaining = match st.progress.steps_remaining {
-        Some(0) if st.progress.done => "done".to_string(),
-        Some(n) => format!("≥ {n} steps to done"),
-        None => "no ending reachable".to_string(),
-    };
+    let remaining = remaining(&st.progress);
     s.push_str(&format!(
         "  {:<name_w$} {:7} {} {:>3.0}%  highest {:.0}%  {remaining}{}\n",
         "overall",
@@ -104,19 +102,15 @@ pub fn status_text(st: &Status) -> String {
                 s.push_str(&format!("         blocked: {by}\n"));
             }
         }
-        None if st.progress.done => s.push_str("next:    — (sequence finished)\n"),
+        None if st.progress.done => {
+            s.push_str("next:    — (sequence finished; it gates no call any more)\n")
+        }
+        None if failed_ending(st).is_some() => {
+            s.push_str("next:    — (ended in error; see its recovery)\n")
+        }
         None => s.push_str("next:    —\n"),
     }
-    s.push_str(&format!(
-        "allowed: {}\n",
-        if st.allowed.is_empty() {
-            "—".into()
-        } else if st.allowed == ["*"] {
-            "any tool".into()
-        } else {
-            st.allowed.join(", ")
-        }
-    ));
+    s.push_str(&format!("allowed: {}\n", allowed_text(st)));
     if !st.denied.is_empty() {
         let d: Vec<String> = st
             .denied
@@ -128,8 +122,10 @@ pub fn status_text(st: &Status) -> String {
     if let Some(d) = &st.denied_call {
         s.push_str(&format!("last denied call: {d}\n"));
     }
-    if let Some(f) = &st.failed {
-        s.push_str(&format!("failed:  {f}\n"));
+    match (failed_ending(st), &st.failed) {
+        (Some(e), _) => s.push_str(&format!("ended:   {}\n", ended_line(e))),
+        (None, Some(f)) => s.push_str(&format!("failed:  {f}\n")),
+        (None, None) => {}
     }
     if st.livelock {
         s.push_str(&format!("livelock: {LIVELOCK}\n"));
@@ -148,7 +144,70 @@ pub fn status_text(st: &Status) -> String {
             .collect();
         s.push_str(&format!("vars:    {}\n", v.join(", ")));
     }
+    if !st.flags.is_empty() {
+        let f: Vec<String> = st
+            .flags
+            .iter()
+            .map(|(k, v)| format!("{} = {v}", sanitize::clean(k, 60)))
+            .collect();
+        s.push_str(&format!("flags:   {}\n", f.join(", ")));
+    }
     s
+}
+
+/// What is left: done, how the sequence ended, the event it only waits for, or the steps.
+pub fn remaining(p: &Progress) -> String {
+    match (&p.ended, p.steps_remaining) {
+        (Some(e), _) if e.outcome == Outcome::Error => format!("ended: error — {}", e.ending),
+        (Some(_), _) => "done".to_string(),
+        (None, _) if p.waiting_for.is_some() => format!(
+            "no call left; waiting for {}",
+            p.waiting_for.as_deref().unwrap_or_default()
+        ),
+        (None, Some(n)) => format!("≥ {n} step{} to done", if n == 1 { "" } else { "s" }),
+        (None, None) => "no ending reachable".to_string(),
+    }
+}
+
+fn failed_ending(st: &Status) -> Option<&Ended> {
+    st.progress
+        .ended
+        .as_ref()
+        .filter(|e| e.outcome == Outcome::Error)
+}
+
+/// `error at "ending": message — recovery: …`.
+fn ended_line(e: &Ended) -> String {
+    let one = |t: &str| sanitize::clean(t, FIELD_CHARS);
+    let mut line = format!("error at \"{}\"", one(&e.ending));
+    if let Some(m) = &e.message {
+        line.push_str(&format!(": {}", one(m)));
+    }
+    if let Some(r) = &e.recovery {
+        line.push_str(&format!(" — recovery: {}", one(r)));
+    }
+    line
+}
+
+/// The calls allowed now, as a line: in observe mode every call goes through (recorded, not
+/// judged), whatever the sequence expects.
+fn allowed_text(st: &Status) -> String {
+    let listed = if st.allowed.is_empty() {
+        "—".to_string()
+    } else if st.allowed == ["*"] {
+        "any tool".to_string()
+    } else {
+        st.allowed.join(", ")
+    };
+    if st.enforcement == Enforcement::Observe.as_str() {
+        if st.allowed == ["*"] || st.allowed.is_empty() {
+            return "any tool (observe mode: calls are recorded, not judged)".to_string();
+        }
+        return format!(
+            "any tool (observe mode: calls are recorded, not judged; the sequence expects {listed})"
+        );
+    }
+    listed
 }
 
 /// What a livelock means for the user: the sequence, not the agent, needs fixing.
@@ -175,15 +234,22 @@ pub fn status_json(st: &Status) -> Value {
         "denied_call": st.denied_call,
         "events": st.events,
         "vars": st.vars,
+        "flags": st.flags,
     })
 }
 
 pub fn recovery_text(st: &Status) -> String {
     let st = &cleaned(st);
-    let mut s = format!(
-        "{} — at \"{}\" ({:.0}% done)\n",
-        st.sequence, st.step, st.progress.overall
-    );
+    let mut s = match failed_ending(st) {
+        Some(_) => format!(
+            "{} — at \"{}\" (ended in error; highest {:.0}%)\n",
+            st.sequence, st.step, st.progress.highest
+        ),
+        None => format!(
+            "{} — at \"{}\" ({:.0}% done)\n",
+            st.sequence, st.step, st.progress.overall
+        ),
+    };
     if let Some(d) = &st.denied_call {
         s.push_str(&format!("  last denied call: {d}\n"));
     }
@@ -192,7 +258,7 @@ pub fn recovery_text(st: &Status) -> String {
     }
     if st.recovery.suggestions.is_empty() {
         if st.progress.done || st.halted {
-            s.push_str("  nothing to recover: the sequence is finished\n");
+            s.push_str("  nothing to recover: the sequence is finished, and any tool is allowed\n");
         } else if st.allowed == ["*"] {
             s.push_str(&format!(
                 "  nothing to recover: at \"{}\", and any tool is allowed here\n",

@@ -10,6 +10,7 @@ use ratatui::widgets::{Paragraph, Widget};
 use super::common::{Chrome, bar, frame, glyphs, line};
 use super::model::Model;
 use super::theme::{Role, Theme};
+use crate::engine::ir::Outcome;
 
 /// Content rows: the layers, the overall bar and the summary line.
 pub fn wanted_rows(m: &Model) -> u16 {
@@ -128,12 +129,14 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Op
         theme.style(Role::ProgressOverall),
     ));
 
-    let remaining = match (p.done, p.steps_remaining) {
-        (true, _) => "done".to_string(),
+    let remaining = match (&p.ended, p.steps_remaining) {
+        (Some(e), _) if e.outcome == Outcome::Error => format!("ended: error — {}", e.ending),
+        (Some(_), _) => "done".to_string(),
         // The way to an ending needs no call: it waits on deep state or the session's end.
-        (false, Some(0)) => "no call left to make".to_string(),
-        (false, Some(n)) => format!("{ge} {n} step{} to go", if n == 1 { "" } else { "s" }),
-        (false, None) => "no ending reachable".to_string(),
+        (None, Some(0)) => "no call left to make".to_string(),
+        (None, _) if p.waiting_for.is_some() => "no call left to make".to_string(),
+        (None, Some(n)) => format!("{ge} {n} step{} to go", if n == 1 { "" } else { "s" }),
+        (None, None) => "no ending reachable".to_string(),
     };
     let mut info = vec![
         Span::styled(

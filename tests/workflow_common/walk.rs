@@ -141,10 +141,23 @@ pub fn walk(r: &mut Run, steps: &[Step]) {
     }
 }
 
+/// The workflow is over at `ending`: a success is done at 100%; an error ending is not done,
+/// and progress stays at the highest point reached before it.
 pub fn ended(r: &Run, ending: &str, success: bool) {
     assert_eq!(r.here(), ending);
     assert!(r.snap.halted, "the workflow is over");
     assert_eq!(r.snap.failed.is_none(), success);
     let p = r.m.progress(&r.snap);
-    assert!(p.done && p.overall == 100.0, "{p:?}");
+    let outcome = p.ended.as_ref().map(|e| e.outcome);
+    if success {
+        assert!(p.done && p.overall == 100.0, "{p:?}");
+        assert_eq!(outcome, Some(seed::engine::ir::Outcome::Success));
+    } else {
+        assert!(
+            !p.done && p.overall == p.highest && p.overall < 100.0,
+            "{p:?}"
+        );
+        assert_eq!(outcome, Some(seed::engine::ir::Outcome::Error));
+        assert_eq!(p.steps_remaining, None, "{p:?}");
+    }
 }

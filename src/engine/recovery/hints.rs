@@ -111,8 +111,10 @@ impl Machine {
         })
     }
 
-    /// Policy recovery texts: the state that denies `denied`, or, with no denied call, every
-    /// active state that has one.
+    /// Policy recovery texts: the policy that refuses `denied`; with no denied call, those of
+    /// the active states' policies that refuse something now (their `when` holds), except a
+    /// gate's: a gate speaks only once its call was denied, and then only its first link that
+    /// refuses, so no text names an artifact as missing before the ones it waits for.
     pub(super) fn policy_hints(&self, snap: &Snapshot, denied: Option<&Event>) -> Vec<String> {
         let chart = &self.chart;
         let mut out: Vec<String> = Vec::new();
@@ -129,6 +131,7 @@ impl Machine {
                         .collect()
                 }
                 None => verdict::policies_now(self, snap, s, None)
+                    .filter(|p| p.gate.is_none())
                     .filter_map(|p| p.recovery.as_ref())
                     .collect(),
             };

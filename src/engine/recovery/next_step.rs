@@ -7,7 +7,7 @@ use crate::engine::event::{EventKind, claude_tool_name};
 use crate::engine::ir::{Guard, InputMatcher, Transition, Trigger};
 use crate::engine::machine::Machine;
 use crate::engine::snapshot::Snapshot;
-use crate::engine::{guard, interpolate, pattern, tool_name, wording};
+use crate::engine::{guard, interpolate, pattern, tool_name};
 
 /// One call the agent can make.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -31,7 +31,7 @@ impl NextStep {
     /// `${var}` in its input as the variable holds it now (`WebFetch(url="${source_url}")` is
     /// a call to one URL, the one the session was given).
     pub(super) fn spelled_for(mut self, snap: &Snapshot) -> NextStep {
-        self.tool = tool_name::spell_as_seen(&self.tool, &snap.plugins);
+        self.tool = tool_name::spell_seen(&self.tool, &snap.servers, &snap.plugins);
         if self.call.contains("${") || self.tool.contains("${") {
             let scope = interpolate::Scope {
                 vars: &snap.vars,
@@ -109,12 +109,25 @@ impl Machine {
             }
         };
         let alt = &p.alts[0];
+        // A name written without a kind: a `plugin:name` is a plugin's skill (no tool's name
+        // has a `:`).
+        let skill = alt.kind == Some(EventKind::Skill)
+            || (alt.kind.is_none() && alt.glob.contains(':') && !alt.glob.starts_with("mcp__"));
         let tool = match alt.kind {
-            Some(EventKind::Skill) => format!("Skill(skill=\"{}\")", alt.glob),
             Some(EventKind::Command) => format!("/{}", alt.glob),
-            // A name written without a kind: a `plugin:name` is called as a skill.
-            None if alt.glob.contains(':') && !call.contains('(') => {
-                wording::call_of_unkinded(&alt.glob)
+            // Called as the Skill tool, its input beside the skill's name.
+            _ if skill => {
+                let mut parts = vec![format!("skill=\"{}\"", alt.glob)];
+                parts.extend(alt.input.iter().map(|(ptr, m)| {
+                    let key = ptr.trim_start_matches('/').replace('/', ".");
+                    match m {
+                        InputMatcher::Glob(g) => format!("{key}=\"{g}\""),
+                        InputMatcher::Equals(v) => format!("{key}={v}"),
+                        InputMatcher::Present => format!("{key}=…"),
+                    }
+                }));
+                parts.extend(extra.iter().map(|(k, v)| format!("{k}={v}")));
+                format!("Skill({})", parts.join(", "))
             }
             _ => {
                 let name = match pattern::any_server_tool(&alt.glob) {

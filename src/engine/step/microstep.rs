@@ -34,6 +34,10 @@ impl Machine {
         if exited.iter().any(|s| chart.state(*s).is_final()) {
             self.left_an_ending(snap);
         }
+        // A stuck choice or a failed ending that is left is no longer where the sequence is.
+        if snap.failed.is_some_and(|f| exit.contains(&f)) {
+            snap.failed = None;
+        }
         for &ti in transitions {
             let t = &chart.transitions[ti];
             let notes = guard::apply(&t.actions, snap, &event.input, &event.response);

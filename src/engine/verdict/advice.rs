@@ -2,7 +2,7 @@
 //! step, the tier of a refusing state, and the advice (the next call, the way to a denied one).
 
 use crate::engine::event::{Event, EventKind};
-use crate::engine::ir::StateId;
+use crate::engine::ir::{InputMatcher, StateId};
 use crate::engine::machine::Machine;
 use crate::engine::snapshot::Snapshot;
 use crate::engine::wording;
@@ -41,6 +41,55 @@ pub(crate) fn called(ev: &Event) -> String {
     match ev.kind {
         EventKind::Skill => format!("Skill(skill=\"{}\")", ev.name),
         _ => ev.claude_tool_name(),
+    }
+}
+
+/// The call as it was made, with the input values the sequence tells its steps apart by
+/// (`mcp__hestai__odyssean_anchor(stage="bind")`): which stage was refused, not just the tool.
+/// Only inputs some pattern of the tool names exactly (a stage, a mode) are shown, not free
+/// text a pattern only globs (a command, a path).
+pub(crate) fn called_as_judged(m: &Machine, ev: &Event) -> String {
+    let name = called(ev);
+    if ev.kind != EventKind::Tool {
+        return name;
+    }
+    let chart = &m.chart;
+    let policies = chart.states.iter().flat_map(|s| s.all_policies());
+    let patterns = chart
+        .mentioned_patterns()
+        .into_iter()
+        .chain(policies.flat_map(|p| p.allow.iter().chain(&p.deny)));
+    let mut keys: Vec<&str> = Vec::new();
+    for p in patterns.filter(|p| p.names_tool(ev, &chart.aliases)) {
+        for (ptr, matcher) in p.alts.iter().flat_map(|a| &a.input) {
+            let exact = match matcher {
+                InputMatcher::Equals(_) => true,
+                InputMatcher::Glob(g) => !g.contains(['*', '?', '[']),
+                InputMatcher::Present => false,
+            };
+            if exact && !keys.contains(&ptr.as_str()) {
+                keys.push(ptr);
+            }
+        }
+    }
+    let args: Vec<String> = keys
+        .iter()
+        .filter_map(|ptr| {
+            let shown = match ev.input.pointer(ptr)? {
+                serde_json::Value::String(v) if v.chars().count() <= 40 => format!("\"{v}\""),
+                v @ (serde_json::Value::Number(_) | serde_json::Value::Bool(_)) => v.to_string(),
+                _ => return None,
+            };
+            Some(format!(
+                "{}={shown}",
+                ptr.trim_start_matches('/').replace('/', ".")
+            ))
+        })
+        .collect();
+    if args.is_empty() {
+        name
+    } else {
+        format!("{name}({})", args.join(", "))
     }
 }
 

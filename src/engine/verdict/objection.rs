@@ -8,7 +8,7 @@ use crate::engine::guard;
 use crate::engine::ir::{Policy, StateId};
 use crate::engine::machine::Machine;
 use crate::engine::snapshot::Snapshot;
-use crate::engine::wording::as_calls;
+use crate::engine::wording::as_calls_seen;
 
 /// An active state's refusal of a call: which state, which of its policies, and the rule.
 pub(crate) struct Objection<'a> {
@@ -85,7 +85,7 @@ fn denies<'a>(
             .map(|p| Objection {
                 state: sid,
                 policy,
-                rule: format!("denies {}", as_calls(p)),
+                rule: format!("denies {}", as_calls_seen(p, &snap.servers, &snap.plugins)),
             })
     })
 }
@@ -106,7 +106,11 @@ fn excludes<'a>(
         if policy.allow.is_empty() || policy.allow.iter().any(|p| p.matches(ev, aliases)) {
             return None;
         }
-        let list: Vec<String> = policy.allow.iter().map(as_calls).collect();
+        let list: Vec<String> = policy
+            .allow
+            .iter()
+            .map(|p| as_calls_seen(p, &snap.servers, &snap.plugins))
+            .collect();
         Some(Objection {
             state: sid,
             policy,
