@@ -3,9 +3,10 @@
 //! or fail-closed (deny what can be denied). Whatever could be learnt before the error (the
 //! event and session from a payload that was otherwise unusable) goes into both.
 
+use std::cell::{Cell, RefCell};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::Once;
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
@@ -133,34 +134,50 @@ pub fn failure(known: &Known, err: &HookError, t0: Instant) -> Outcome {
     }
 }
 
-/// Where and why the last panic happened, kept by the panic hook `catch_panic` installs.
-static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
+thread_local! {
+    /// This thread is inside [`catch_panic`]: its panics are reported by it, as one line.
+    static CATCHING: Cell<bool> = const { Cell::new(false) };
+    /// Where and why this thread's last caught panic happened.
+    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// The panic hook is process-wide: it is installed once and keeps the previous hook for
+/// panics outside [`catch_panic`] (and for other threads), so concurrent callers never swap
+/// each other's hooks or messages.
+static PANIC_HOOK: Once = Once::new();
+
+fn install_panic_hook() {
+    PANIC_HOOK.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if !CATCHING.with(Cell::get) {
+                return previous(info);
+            }
+            let why = info
+                .payload()
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic".into());
+            let at = info
+                .location()
+                .map(|l| format!(" at {}:{}", l.file(), l.line()))
+                .unwrap_or_default();
+            LAST_PANIC.with(|last| *last.borrow_mut() = Some(format!("{why}{at}")));
+        }));
+    });
+}
 
 /// Run `work`; a panic becomes `HookError::Panic` with its message and place. Rust's default
 /// report (several lines on stderr) is replaced: the failure is reported once, as one line.
 pub fn catch_panic<T>(work: impl FnOnce() -> Result<T, HookError>) -> Result<T, HookError> {
-    panic::set_hook(Box::new(|info| {
-        let why = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "panic".into());
-        let at = info
-            .location()
-            .map(|l| format!(" at {}:{}", l.file(), l.line()))
-            .unwrap_or_default();
-        if let Ok(mut last) = LAST_PANIC.lock() {
-            *last = Some(format!("{why}{at}"));
-        }
-    }));
+    install_panic_hook();
+    let outer = CATCHING.with(|c| c.replace(true));
     let result = panic::catch_unwind(AssertUnwindSafe(work));
-    let _ = panic::take_hook();
+    CATCHING.with(|c| c.set(outer));
     result.unwrap_or_else(|_| {
         let why = LAST_PANIC
-            .lock()
-            .ok()
-            .and_then(|mut l| l.take())
+            .with(|l| l.borrow_mut().take())
             .unwrap_or_else(|| "panic".into());
         Err(HookError::Panic(why))
     })
