@@ -106,11 +106,18 @@ pub fn default_what_do_i_do(m: &Machine, snap: &Snapshot) -> String {
             n.tool, n.leads_to
         )),
         None if st.progress.done => s.push_str("The sequence is finished.\n"),
-        None => s.push_str("No next step is reachable; call seed's `recovery` tool.\n"),
+        None if st.allowed == ["*"] => {
+            s.push_str("No call is expected here: every tool is allowed now.\n")
+        }
+        None => match &st.progress.waiting_for {
+            Some(w) => s.push_str(&format!("No call is expected: the sequence waits for {w}.\n")),
+            None => s.push_str("No next step is reachable; call seed's `recovery` tool.\n"),
+        },
     }
     let next = st.next.as_ref().map(|n| n.tool.as_str());
     let mut others: Vec<String> = Vec::new();
-    for a in st.allowed.iter().filter(|a| Some(a.as_str()) != next) {
+    // `*` (every tool) is said above, not listed as a call.
+    for a in st.allowed.iter().filter(|a| Some(a.as_str()) != next && *a != "*") {
         let a = callable(a, &snap.plugins);
         if !others.contains(&a) && Some(a.as_str()) != next {
             others.push(a);
@@ -146,6 +153,36 @@ pub fn no_sequence(why: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{Event, Facts, Phase};
+    use serde_json::json;
+
+    #[test]
+    fn what_do_i_do_once_bound_says_every_tool_is_allowed_not_that_nothing_is_reachable() {
+        let loaded = crate::dialects::builtin("odyssean_anchor")
+            .expect("a built-in")
+            .expect("it loads");
+        let m = Machine::new(loaded.chart);
+        let facts = Facts::new();
+        let mut snap = m.start(&facts);
+        for (stage, extra) in [
+            ("init", json!({"role": "lead", "tier": "LITE", "topic": "t"})),
+            ("commit_identity", json!({"payload": "===IDENTITY==="})),
+            ("bind", json!({"payload": "===IDENTITY==="})),
+        ] {
+            let mut input = extra;
+            input["stage"] = json!(stage);
+            let ev = Event::tool("mcp__hestai__odyssean_anchor", input);
+            m.step(&mut snap, Phase::Advance, &ev, &facts);
+        }
+        let what = default_what_do_i_do(&m, &snap);
+        assert!(what.contains("step: BOUND"), "{what}");
+        assert!(
+            what.contains("No call is expected here: every tool is allowed now."),
+            "{what}"
+        );
+        assert!(!what.contains("No next step is reachable"), "{what}");
+        assert!(!what.contains("Also allowed now: *"), "{what}");
+    }
 
     #[test]
     fn sections_run_from_a_heading_to_the_next_of_any_level() {

@@ -93,7 +93,8 @@ pub(super) fn context(
         )?;
         b.state_mut(switch).label = name.clone();
         let off = add(b, switch, "off", StateKind::Atomic)?;
-        b.state_mut(off).label = "off".into();
+        // What the outline shows while the constraint's `when` fails (its id stays `off`).
+        b.state_mut(off).label = "not in force".into();
         b.set_initial(switch, off);
         // The constraint itself: named as the file names it, where refusals quote it.
         let id = add(b, switch, "on", StateKind::Atomic)?;
