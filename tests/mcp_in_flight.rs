@@ -47,7 +47,7 @@ fn another_tool_in_flight_or_a_denied_call_is_not_projected() {
         "{before}"
     );
 
-    // who_am_i again is off the railroad here: denied, so it never runs.
+    // who_am_i again, in flight: seed's own tools are neutral, so it changes nothing.
     hook_event(
         home.path(),
         SESSION,

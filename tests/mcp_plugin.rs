@@ -80,7 +80,8 @@ fn denials_and_suggestions_name_seeds_tools_as_the_agent_calls_them() {
             .contains("First call mcp__seed__what_do_i_do, then mcp__starlog__check"),
         "{denied}"
     );
-    // A denied plugin call is named as it was made.
+    // seed's own tools are never refused by the railroad: who_am_i again goes through (no
+    // decision printed) and does not move the sequence.
     let again = hook_event(
         home.path(),
         PLUGIN,
@@ -88,10 +89,7 @@ fn denials_and_suggestions_name_seeds_tools_as_the_agent_calls_them() {
         "mcp__plugin_seed_seed__who_am_i",
         "toolu_3",
     );
-    assert!(
-        deny_reason(&again).contains("mcp__plugin_seed_seed__who_am_i is not"),
-        "{again}"
-    );
+    assert_eq!(again, Value::Null, "allowed: nothing printed");
 
     // status and recovery, CLI and MCP alike.
     let cli = status_json(home.path(), PLUGIN);

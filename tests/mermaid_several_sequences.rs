@@ -80,3 +80,31 @@ fn allow_only_when_every_sequence_allows() {
     assert_eq!(decision, "deny");
     assert!(reason.starts_with("seed [odyssean_anchor]: "), "{reason}");
 }
+
+#[test]
+fn every_sequence_that_refuses_a_call_says_why() {
+    let s = Sandbox::new();
+    s.write_config("sequences = [\"compound_intelligence\", \"odyssean_anchor\"]\n");
+    let bash = json!({ "tool_name": "Bash", "tool_input": { "command": "ls" } });
+    let r = s.hook(&[], payload("PreToolUse", "s-both", bash));
+    let v: Value = r.json();
+    let out = &v["hookSpecificOutput"];
+    assert_eq!(out["permissionDecision"], "deny");
+    let reason = out["permissionDecisionReason"].as_str().unwrap_or("");
+    let lines: Vec<&str> = reason.lines().collect();
+    assert_eq!(lines.len(), 2, "{reason}");
+    assert!(
+        lines[0].starts_with("seed [compound_intelligence]: "),
+        "{reason}"
+    );
+    assert!(lines[0].contains("mcp__seed__who_am_i"), "{reason}");
+    assert!(lines[1].starts_with("seed [odyssean_anchor]: "), "{reason}");
+    assert!(
+        lines[1].contains("odyssean_anchor(stage=\"init\""),
+        "{reason}"
+    );
+    // seed's own first step is refused by neither: the way out of the conflict starts there.
+    let who = json!({ "tool_name": "mcp__seed__who_am_i", "tool_input": {} });
+    let r = s.hook(&[], payload("PreToolUse", "s-both", who));
+    assert_eq!(r.stdout.trim(), "", "{}", r.stdout);
+}

@@ -200,11 +200,11 @@ fn deep_state_constraints_intersect_with_the_railroad() {
     for tool in ["TodoWrite", "Edit"] {
         assert!(!allowed.contains(&tool.to_string()), "{tool}: {allowed:?}");
     }
-    // A tool the constraint does not forbid but the railroad's step does not allow is denied
-    // by the railroad (tier 1).
+    // seed's own tools pass the railroad anywhere (neutral), but a constraint's list still
+    // narrows them: who_am_i is not on it, so the context tier (tier 2) refuses it.
     let v = w.gate("mcp__seed__who_am_i");
     assert_eq!(v.decision, Decision::Deny);
-    assert_eq!(v.denied_by.map(|b| b.tier), Some("railroad".to_string()));
+    assert_eq!(v.denied_by.map(|b| b.tier), Some("context".to_string()));
     // Allowed by both tiers: advances.
     assert_eq!(
         w.call("mcp__waypoint__navigate_to_next_waypoint").kind,

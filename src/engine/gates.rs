@@ -122,11 +122,7 @@ impl Machine {
 
     /// The `when` of the guarded policy that refuses `ev` in `snap`, if one does.
     fn refusing_when(&self, snap: &Snapshot, ev: &Event) -> Option<Guard> {
-        let neutral = self
-            .chart
-            .neutral
-            .iter()
-            .any(|n| n.names_tool(ev, &self.chart.aliases));
+        let neutral = self.is_neutral(ev);
         let o = super::verdict::first_objecting(self, snap, ev, neutral)?;
         o.policy.when.clone()
     }

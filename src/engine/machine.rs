@@ -2,7 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use std::sync::LazyLock;
+
+use super::event::Event;
 use super::ir::{Chart, StateId, StateKind, Trigger};
+use super::pattern::Pattern;
 use super::progress::Intervals;
 
 /// What `Machine::new` derives from a chart, kept by hosts that cache compiled charts (the
@@ -98,7 +102,24 @@ fn candidate_order(chart: &Chart) -> Vec<Vec<usize>> {
     candidates
 }
 
+/// seed's own tools (`mcp__seed__status`, `recovery`, `what_do_i_do`, … in any spelling,
+/// the plugin's included).
+static SEED_TOOLS: LazyLock<Option<Pattern>> = LazyLock::new(|| Pattern::parse("seed.*").ok());
+
 impl Machine {
+    /// `ev` is neutral here: the sequence's neutral list names it, or it is one of seed's own
+    /// tools. Those only inform the agent (or, for `add_to_seed`, write a new sequence file
+    /// and never the active one), and refusals tell the agent to call them: in no sequence is
+    /// `recovery` itself refused. A policy denying one by name still does, and a step that
+    /// names one still advances (the gate checks both first).
+    pub fn is_neutral(&self, ev: &Event) -> bool {
+        let aliases = &self.chart.aliases;
+        self.chart.neutral.iter().any(|p| p.names_tool(ev, aliases))
+            || SEED_TOOLS
+                .as_ref()
+                .is_some_and(|p| p.names_tool(ev, aliases))
+    }
+
     /// A state in a region of a parallel root that has no ending (seed 000's context region):
     /// it monitors deep state, it is not a step of the workflow.
     pub fn is_monitor(&self, id: StateId) -> bool {

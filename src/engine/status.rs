@@ -173,11 +173,7 @@ impl Machine {
             return false;
         }
         let ev = Event::tool(name, serde_json::Value::Null);
-        let neutral = self
-            .chart
-            .neutral
-            .iter()
-            .any(|p| p.names_tool(&ev, &self.chart.aliases));
+        let neutral = self.is_neutral(&ev);
         snap.active
             .iter()
             .any(|&s| objection(self, snap, s, &ev, neutral).is_some())

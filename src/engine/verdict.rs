@@ -115,7 +115,7 @@ pub(crate) fn gate_with(m: &Machine, snap: &mut Snapshot, ev: &Event, advise: bo
     };
     let aliases = &chart.aliases;
     let tool = called_as_judged(m, ev);
-    let neutral = chart.neutral.iter().any(|p| p.names_tool(ev, aliases));
+    let neutral = m.is_neutral(ev);
 
     // 1. Policies of every active state intersect: any deny wins. A pattern with input
     //    matchers (`Bash(rm *)`, `odyssean_anchor(stage=init)`) covers only calls with that

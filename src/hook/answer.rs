@@ -33,7 +33,8 @@ pub fn name_reason(sequence: &str, reason: &str) -> String {
 }
 
 /// The most restrictive verdict, first sequence first on ties; warnings of every sequence
-/// that let the call through with one are joined when the result is an allow.
+/// that let the call through with one are joined when the result is an allow, and the
+/// reasons of every sequence that refuses it when it is not.
 pub fn combine(names: &[&str], reports: &[StepReport]) -> Option<Verdict> {
     let verdicts: Vec<(&str, &Verdict)> = names
         .iter()
@@ -57,6 +58,15 @@ pub fn combine(names: &[&str], reports: &[StepReport]) -> Option<Verdict> {
         v.warning = (!warnings.is_empty()).then(|| warnings.join("\n"));
     } else {
         v.warning = v.warning.as_ref().map(|w| name_reason(name, w));
+        // Every other sequence that refuses the call says why too, on a line of its own: the
+        // way one names may be a call another refuses, and the agent (and the user who chose
+        // both) must see that conflict rather than go round between them.
+        for (n, x) in &verdicts {
+            if *n != name && rank(x.decision) > rank(Decision::Allow) && !x.reason.is_empty() {
+                v.reason.push('\n');
+                v.reason.push_str(&name_reason(n, &x.reason));
+            }
+        }
     }
     Some(v)
 }

@@ -140,7 +140,9 @@ mod tests {
         let m = machine();
         let mut denied = record(Phase::Gate, "mcp__seed__what_do_i_do", Some("t2"));
         let mut snap = m.start(&Default::default());
-        let ev = Event::tool("mcp__seed__what_do_i_do", Value::Null);
+        // seed's own tools are neutral in the shipped sequences; a policy naming one can still
+        // refuse it, and then the record holds a refusal like this one.
+        let ev = Event::tool("Bash", Value::Null);
         denied.verdict = m
             .step(&mut snap, Phase::Gate, &ev, &Default::default())
             .verdict;

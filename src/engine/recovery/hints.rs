@@ -45,11 +45,7 @@ impl Machine {
         }
         // A state's policy refuses it here (a deep-state constraint over a step that allows
         // it): say who, not that no step leads to it.
-        let neutral = self
-            .chart
-            .neutral
-            .iter()
-            .any(|x| x.names_tool(ev, &self.chart.aliases));
+        let neutral = self.is_neutral(ev);
         match verdict::first_objection(self, snap, ev, neutral) {
             Some((sid, rule)) => {
                 let label = &self.chart.state(sid).label;
@@ -90,11 +86,7 @@ impl Machine {
             return None;
         }
         let ev = Event::tool(&n.tool, serde_json::Value::Null);
-        let neutral = self
-            .chart
-            .neutral
-            .iter()
-            .any(|x| x.names_tool(&ev, &self.chart.aliases));
+        let neutral = self.is_neutral(&ev);
         verdict::first_objection(self, snap, &ev, neutral).map(|(s, rule)| {
             let st = self.chart.state(s);
             let why = st
@@ -116,15 +108,11 @@ impl Machine {
     /// gate's: a gate speaks only once its call was denied, and then only its first link that
     /// refuses, so no text names an artifact as missing before the ones it waits for.
     pub(super) fn policy_hints(&self, snap: &Snapshot, denied: Option<&Event>) -> Vec<String> {
-        let chart = &self.chart;
         let mut out: Vec<String> = Vec::new();
         for &s in &snap.active {
             let texts: Vec<&String> = match denied {
                 Some(ev) => {
-                    let neutral = chart
-                        .neutral
-                        .iter()
-                        .any(|n| n.names_tool(ev, &chart.aliases));
+                    let neutral = self.is_neutral(ev);
                     verdict::objection(self, snap, s, ev, neutral)
                         .and_then(|o| o.policy.recovery.as_ref())
                         .into_iter()

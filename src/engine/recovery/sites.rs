@@ -135,8 +135,7 @@ impl Machine {
 
     /// The `when` of the policy that refuses `ev` now, when it has one.
     fn refused_while(&self, snap: &Snapshot, ev: &Event) -> Option<Guard> {
-        let aliases = &self.chart.aliases;
-        let neutral = self.chart.neutral.iter().any(|p| p.names_tool(ev, aliases));
+        let neutral = self.is_neutral(ev);
         verdict::first_objecting(self, snap, ev, neutral)?
             .policy
             .when
@@ -147,7 +146,7 @@ impl Machine {
     /// `exact`: an allow list naming the tool with the input its step needs is no refusal).
     fn refuses(&self, sim: &Snapshot, ev: &Event, exact: bool) -> bool {
         let aliases = &self.chart.aliases;
-        let neutral = self.chart.neutral.iter().any(|p| p.names_tool(ev, aliases));
+        let neutral = self.is_neutral(ev);
         if exact {
             return verdict::first_objecting(self, sim, ev, neutral).is_some();
         }
