@@ -97,10 +97,36 @@ fn the_demo_counts_each_call_once_and_explains_every_refusal() {
         text.contains("final:      \"compound_intelligence\" at waypoint.complete_journey"),
         "{text}"
     );
+    let asked = s["denied"]
+        .as_array()
+        .map_or(0, |a| a.iter().filter(|d| d["replayed"] == "ask").count());
+    assert!(asked > 0, "the demo escalates one refusal to the user");
     assert!(
-        text.contains(&format!("denied:     {} calls", refused.len())),
+        text.contains(&format!(
+            "denied:     {} calls ({} denied, {asked} asked)",
+            refused.len(),
+            refused.len() - asked
+        )),
         "{text}"
     );
+}
+
+#[test]
+fn a_log_without_hook_names_counts_its_gated_calls_once_in_total_and_by_tool() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let lines = [
+        r#"{"phase":"advance","event":{"kind":"prompt","name":"go","input":{"prompt":"go"}}}"#,
+        r#"{"phase":"gate","event":{"kind":"tool","name":"Bash","input":{"command":"ls"}}}"#,
+        r#"{"phase":"advance","event":{"kind":"tool","name":"Bash","input":{"command":"ls"}}}"#,
+        r#"{"phase":"gate","event":{"kind":"skill","name":"hope:intent"}}"#,
+    ];
+    std::fs::write(dir.path().join("bare.jsonl"), lines.join("\n")).expect("write");
+    let s = json(&replay(dir.path(), &["bare.jsonl", "--json"]));
+    assert_eq!(s["tool_calls"], 2, "{s}");
+    assert_eq!(sum(&s["tools"]), 2, "{s}");
+    let text = replay(dir.path(), &["bare.jsonl", "--summary"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("tool calls: 2 ("), "{text}");
 }
 
 #[test]

@@ -101,10 +101,25 @@ fn read_head(path: &Path) -> Result<Vec<u8>, String> {
 }
 
 /// PreToolUse records, each `tool_use_id` once.
+/// A record of a call being judged: a `PreToolUse` hook, or (a hand-written or older log
+/// without the hook's name) a gate of a tool or skill. The summary's total and its per-tool
+/// counts both use this, so they add up.
+pub fn is_gated_call(r: &Record) -> bool {
+    r.hook == "PreToolUse"
+        || (r.hook.is_empty()
+            && r.phase == Some(crate::engine::Phase::Gate)
+            && r.event.as_ref().is_some_and(|e| {
+                matches!(
+                    e.kind,
+                    crate::engine::EventKind::Tool | crate::engine::EventKind::Skill
+                )
+            }))
+}
+
 fn count_calls(records: &[Record]) -> usize {
     let mut ids = BTreeSet::new();
     let mut anonymous = 0;
-    for r in records.iter().filter(|r| r.hook == "PreToolUse") {
+    for r in records.iter().filter(|r| is_gated_call(r)) {
         match &r.tool_use_id {
             Some(id) => {
                 ids.insert(id.clone());

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::engine::{Decision, EventKind, Facts, Phase};
+use crate::engine::{Decision, Facts, Phase};
 use crate::tui::Seq;
 
 #[derive(Debug, Clone, Serialize)]
@@ -66,9 +66,8 @@ pub fn summarize(source: &super::source::Loaded, seq: Option<&Seq>, what_if: boo
             None => format!("hook:{}", r.hook),
         };
         *events_by_kind.entry(key).or_insert(0) += 1;
-        if r.phase == Some(Phase::Gate)
+        if super::source::is_gated_call(r)
             && let Some(e) = &r.event
-            && matches!(e.kind, EventKind::Tool | EventKind::Skill)
         {
             *tools.entry(e.claude_tool_name()).or_insert(0) += 1;
         }
@@ -217,7 +216,11 @@ pub fn render_text(s: &Summary) -> String {
         if f.done { ", done" } else { "" }
     ));
     if !s.differing.is_empty() {
-        out.push_str(&format!("differing:  {} calls\n", s.differing.len()));
+        // A call with no recorded verdict (a transcript's, an ungated one) ran.
+        out.push_str(&format!(
+            "differing:  {} calls (recorded → replayed; `ran`: no verdict was recorded)\n",
+            s.differing.len()
+        ));
         for d in &s.differing {
             out.push_str(&format!(
                 "  #{:<6} {:<32} recorded {:<5} → {:<5} {}\n",
@@ -230,7 +233,14 @@ pub fn render_text(s: &Summary) -> String {
         }
     }
     if !s.denied.is_empty() {
-        out.push_str(&format!("denied:     {} calls\n", s.denied.len()));
+        // Asked calls are refusals too (the user decides): counted with the denied ones.
+        let asked = s.denied.iter().filter(|d| d.replayed == "ask").count();
+        let split = if asked == 0 {
+            String::new()
+        } else {
+            format!(" ({} denied, {asked} asked)", s.denied.len() - asked)
+        };
+        out.push_str(&format!("denied:     {} calls{split}\n", s.denied.len()));
         for d in s.denied.iter().take(50) {
             out.push_str(&format!("  #{:<6} {:<32} {}\n", d.index, d.tool, d.reason));
         }
