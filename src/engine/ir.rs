@@ -80,6 +80,14 @@ impl Chart {
         &self.states[id.index()]
     }
 
+    /// Every action the chart can run: the transitions' and the states' entry actions.
+    pub fn all_actions(&self) -> impl Iterator<Item = &Action> {
+        self.transitions
+            .iter()
+            .flat_map(|t| &t.actions)
+            .chain(self.states.iter().flat_map(|s| &s.on_entry))
+    }
+
     pub fn root(&self) -> &State {
         &self.states[0]
     }

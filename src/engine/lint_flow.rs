@@ -41,12 +41,7 @@ impl Values {
                 None => v.var(k, Some(val.clone())),
             }
         }
-        let actions = chart
-            .transitions
-            .iter()
-            .flat_map(|t| &t.actions)
-            .chain(chart.states.iter().flat_map(|s| &s.on_entry));
-        for a in actions {
+        for a in chart.all_actions() {
             match a {
                 Action::SetFlag { name, value } => v.flag(name, *value),
                 Action::SetVar { name, value } => {

@@ -60,7 +60,14 @@ impl Machine {
         }
         for s in &self.chart.states {
             let reported_above = s.parent.is_some_and(|p| never[p.index()]);
-            if never[s.id.index()] && !s.is_atomic_like() && !reported_above {
+            // A composite is never entered when no way into it fires; a step when no walk
+            // from the start reaches it. Said once, at the outermost such state.
+            let unentered = if s.is_atomic_like() {
+                !seen.contains(&s.id)
+            } else {
+                never[s.id.index()]
+            };
+            if unentered && !reported_above {
                 let why = self
                     .unreachable_reason(s.id, dead)
                     .map(|r| format!(": {r}"))
@@ -70,24 +77,8 @@ impl Machine {
                     format!("state `{}` can never be entered{why}", s.key),
                     s.span,
                 ));
-                continue;
             }
-            if !s.is_atomic_like() {
-                continue;
-            }
-            if !seen.contains(&s.id) {
-                if reported_above {
-                    continue;
-                }
-                let why = self
-                    .unreachable_reason(s.id, dead)
-                    .map(|r| format!(": {r}"))
-                    .unwrap_or_default();
-                out.push(Lint::warning(
-                    "unreachable",
-                    format!("state `{}` can never be entered{why}", s.key),
-                    s.span,
-                ));
+            if unentered || !s.is_atomic_like() {
                 continue;
             }
             if s.is_final() {

@@ -151,12 +151,7 @@ fn interpolation(chart: &Chart, text: &str, out: &mut Vec<Lint>) {
         .map(|(k, _)| k.trim_start_matches("flags.").to_string())
         .collect();
     known.extend(ENV_VARS.iter().map(|s| s.to_string()));
-    let actions = chart
-        .transitions
-        .iter()
-        .flat_map(|t| &t.actions)
-        .chain(chart.states.iter().flat_map(|s| &s.on_entry));
-    for a in actions {
+    for a in chart.all_actions() {
         match a {
             Action::SetFlag { name, .. }
             | Action::SetVar { name, .. }

@@ -45,12 +45,7 @@ impl Relevant {
         for g in guards {
             rel.read(g);
         }
-        let actions = chart
-            .transitions
-            .iter()
-            .flat_map(|t| &t.actions)
-            .chain(chart.states.iter().flat_map(|s| &s.on_entry));
-        for a in actions {
+        for a in chart.all_actions() {
             match a {
                 // A value copied from another variable carries that variable's value on.
                 Action::SetVar { value, .. }
