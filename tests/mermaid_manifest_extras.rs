@@ -302,7 +302,10 @@ fn band_lints(bands: &str) -> Vec<seed::engine::lint::Lint> {
         .collect()
 }
 
-fn found(lints: &[seed::engine::lint::Lint]) -> Vec<(&str, Option<(u32, u32, u16)>)> {
+/// A lint's code and where it points: line, column and file (0: the loaded manifest).
+type Found<'a> = (&'a str, Option<(u32, u32, u16)>);
+
+fn found(lints: &[seed::engine::lint::Lint]) -> Vec<Found<'_>> {
     lints
         .iter()
         .map(|l| (l.code.as_str(), l.span.map(|s| (s.line, s.col, s.file))))
