@@ -7,6 +7,8 @@ mod mermaid_common;
 use mermaid_common::diagram::load;
 use seed::dialects::load_text;
 use seed::engine::Machine;
+use seed::engine::build::ChartBuilder;
+use seed::engine::ir::{Dialect, Guard, StateId, StateKind, Transition, Trigger};
 use seed::engine::lint::Lint;
 
 fn lint(text: &str) -> Vec<Lint> {
@@ -138,4 +140,84 @@ fn a_choice_with_guarded_branches_and_a_default_has_no_finding() {
     for code in ["shadowed", "impossible-guard", "unreachable"] {
         assert!(with(&lints, code).is_empty(), "{code}: {lints:?}");
     }
+}
+
+/// A choice `C` after `x.pick` with one branch per guard.
+fn choice_with(guards: &[&str]) -> String {
+    let mut text = String::from(
+        "stateDiagram-v2\n  [*] --> A\n  state C <<choice>>\n  A --> C : x.pick / set flag ready, set flag b, n = input.n\n",
+    );
+    for (i, g) in guards.iter().enumerate() {
+        text.push_str(&format!("  C --> D{i} : [{g}]\n  D{i} --> [*] : x.d{i}\n"));
+    }
+    text
+}
+
+#[test]
+fn a_choice_whose_guards_cover_every_case_has_a_default_in_effect() {
+    for guards in [
+        &["flag ready", "!flag ready"][..],
+        &["!flag ready", "flag ready"],
+        &["n == \"1\"", "n != \"1\""],
+        &["flag ready && flag b", "!flag ready", "!flag b"],
+        &["flag ready || flag b", "!(flag ready || flag b)"],
+        &["true"],
+    ] {
+        let lints = lint(&choice_with(guards));
+        assert!(
+            with(&lints, "choice-without-default").is_empty(),
+            "{guards:?}: {lints:?}"
+        );
+    }
+    for guards in [
+        &["flag ready", "n >= 8"][..],
+        &["flag ready && flag b", "!flag ready"],
+        // An unset `n` is neither: both comparisons are false, and the choice raises.
+        &["n >= 8", "n < 8"],
+    ] {
+        let lints = lint(&choice_with(guards));
+        assert_eq!(
+            with(&lints, "choice-without-default"),
+            ["choice `C` has no default branch: when no guard holds it raises error.choice"],
+            "{guards:?}"
+        );
+    }
+}
+
+#[test]
+fn the_engine_decides_coverage_from_the_guards_whatever_the_dialect() {
+    let mut b = ChartBuilder::new("ir", Dialect::WorkflowYaml, false);
+    let pick = b
+        .add_state(StateId::ROOT, "pick", StateKind::Choice)
+        .expect("unique");
+    let flag = Guard::Flag {
+        name: "ready".into(),
+    };
+    for (name, guard) in [
+        ("yes", flag.clone()),
+        (
+            "no",
+            Guard::Not {
+                guard: Box::new(flag),
+            },
+        ),
+    ] {
+        let id = b
+            .add_state(StateId::ROOT, name, StateKind::Atomic)
+            .expect("unique");
+        b.add_transition(Transition {
+            source: pick,
+            targets: vec![id],
+            trigger: Trigger::Always,
+            guard: Some(guard),
+            actions: Vec::new(),
+            label: None,
+            span: None,
+        });
+    }
+    let lints = Machine::new(b.finish().expect("builds")).lint();
+    assert!(
+        with(&lints, "choice-without-default").is_empty(),
+        "{lints:?}"
+    );
 }

@@ -21,6 +21,23 @@ fn header_front_matter_directives_and_fences_are_accepted() {
 }
 
 #[test]
+fn a_diagram_with_no_states_is_an_error_at_its_header() {
+    for (text, pos) in [
+        ("stateDiagram-v2\n", (1, 1)),
+        ("stateDiagram-v2", (1, 1)),
+        ("%% nothing yet\n\n  stateDiagram\n  direction LR\n", (3, 3)),
+        (
+            "stateDiagram-v2\n  note \"floating remark\" as N1\n",
+            (1, 1),
+        ),
+    ] {
+        let e = error(text);
+        assert_eq!((e.line, e.col), pos, "{text:?}: {e}");
+        assert!(e.message.contains("the diagram has no states"), "{e}");
+    }
+}
+
+#[test]
 fn quoted_labels_descriptions_and_annotations() {
     let l = load(
         r#"stateDiagram-v2

@@ -319,3 +319,26 @@ fn a_manifest_naming_a_huge_diagram_file_is_refused_without_reading_it_whole() {
     assert!(e.file.ends_with("big.mmd"), "{e}");
     assert!(e.message.starts_with("diagram larger than"), "{e}");
 }
+
+#[test]
+fn a_control_character_is_refused_at_its_line_and_column() {
+    // A NUL after an id would become part of the state's key.
+    let e = error("stateDiagram-v2\n [*] --> A\0\n A --> [*] : x.y\n");
+    assert_eq!(at(&e), (2, 11), "{e}");
+    assert!(e.message.contains("U+0000"), "{e}");
+    for (text, pos) in [
+        (
+            "stateDiagram-v2\n[*] --> A\nA --> B : x.go \u{1b}[31m\n",
+            (3, 16),
+        ),
+        ("stateDiagram-v2\n%% a comment\u{7f}\n[*] --> A\n", (2, 13)),
+        ("stateDiagram-v2\u{85}\n[*] --> A\n", (1, 16)),
+    ] {
+        let e = error(text);
+        assert_eq!(at(&e), pos, "{text:?}: {e}");
+        assert!(e.message.contains("control character"), "{e}");
+    }
+    // Tabs and CRLF line ends are ordinary.
+    let l = load("stateDiagram-v2\r\n\t[*] --> A\r\n\tA --> [*] : x.y\r\n");
+    assert!(l.chart.find("A").is_some());
+}

@@ -10,20 +10,96 @@ use seed::engine::{Event, Facts, Machine, Phase};
 use serde_json::json;
 
 #[test]
-fn prose_labels_are_documentation_and_the_edge_behaves_as_unlabelled() {
+fn prose_labels_are_documentation_and_never_make_an_edge_fire_by_itself() {
     let l = load(
         "stateDiagram-v2\n  [*] --> A\n  A --> B : user says Yes\n  B --> C : Edit (re-shape)\n",
     );
     let w = lints(&l, "unparsed-label");
     assert_eq!(w.len(), 2);
     assert_eq!(w[0].span.map(|s| (s.line, s.col)), Some((3, 13)));
+    assert!(w[0].message.contains("never taken"), "{}", w[0].message);
     let ab = from(&l.chart, "A")[0];
     assert_eq!(ab.label.as_deref(), Some("user says Yes"));
-    assert_eq!(
-        ab.trigger,
-        Trigger::Always,
-        "no activities on either side: eventless"
+    assert!(
+        ab.guard.as_ref().is_some_and(|g| g.is_never()),
+        "no activity on either side and no event in the label: never taken, not eventless"
     );
+    assert_eq!(walk(&l, &[]), vec!["A"], "the sequence waits at A");
+    // validate says why B is out of reach and that A has no way out.
+    let found = Machine::new(l.chart.clone()).lint();
+    let unreachable = found
+        .iter()
+        .find(|x| x.code == "unreachable" && x.message.contains("`B`"))
+        .expect("B unreachable");
+    assert!(
+        unreachable
+            .message
+            .contains("`user says Yes` names no event"),
+        "{}",
+        unreachable.message
+    );
+    assert!(
+        found
+            .iter()
+            .any(|x| x.code == "dead-end" && x.message.contains("`A`"))
+    );
+}
+
+#[test]
+fn a_prose_edge_fires_when_an_activity_is_bound_to_either_state() {
+    let l = load(
+        "stateDiagram-v2\n  state \"B\\ntool: Bash\" as B\n  [*] --> A\n  A --> B : when the tests pass\n  B --> [*]\n",
+    );
+    let w = lints(&l, "unparsed-label");
+    assert!(
+        w[0].message.contains("taken when `Bash` is observed"),
+        "{}",
+        w[0].message
+    );
+    assert_eq!(walk(&l, &[]), vec!["A"]);
+    assert_eq!(walk(&l, &[Event::tool("Bash", json!({}))]), vec!["B"]);
+}
+
+#[test]
+fn a_label_meant_as_the_mini_language_that_does_not_parse_is_an_error_at_its_column() {
+    let line =
+        |label: &str| format!("stateDiagram-v2\n  [*] --> A\n  A --> B : {label}\n  B --> [*]\n");
+    // The label starts at column 13 of line 3.
+    for (label, col, expected) in [
+        ("x.go [a == ]", 24, "expected a value after the comparison"),
+        ("x.go [[[", 18, "expected `]`"),
+        (
+            "x.go [flag a] extra",
+            27,
+            "expected `[guard]`, `/ actions` or the end",
+        ),
+        ("[flag a", 13, "expected `]`"),
+        ("x.go / bogus", 20, "is not an action"),
+        ("/ bogus", 15, "is not an action"),
+        ("x.go | oops", 20, "`oops` is not an event name"),
+        ("x.go oops", 18, "after `x.go`, found `oops`"),
+        ("Yes [flag a]", 13, "`Yes` is not an event name"),
+    ] {
+        let e = error(&line(label));
+        assert_eq!((e.line, e.col), (3, col), "{label}: {e}");
+        assert!(e.message.contains(expected), "{label}: {e}");
+        assert!(
+            e.message.contains(&format!("label `{label}`")),
+            "{label}: {e}"
+        );
+    }
+    // Prose, `/` and parentheses included, stays documentation.
+    for prose in [
+        "user says Yes",
+        "Build / Debug / Plan (spec ≥ 5, approach known)",
+        "\"proceed anyway\" (max 3 rounds)",
+        "Read the brief",
+        "done.",
+        "≥ 8",
+    ] {
+        let l = load(&line(prose));
+        assert_eq!(lints(&l, "unparsed-label").len(), 1, "{prose}");
+    }
 }
 
 #[test]

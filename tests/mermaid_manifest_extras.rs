@@ -286,3 +286,65 @@ fn progress_misuse_is_one_line_or_a_lint() {
         "{lints:?}"
     );
 }
+
+/// `A` leads on to `B`; `bands` is the manifest's `[bands]` table (its first entry on line 4).
+fn band_lints(bands: &str) -> Vec<seed::engine::lint::Lint> {
+    let text = format!("name = \"t\"\ndiagram = \"d.mmd\"\n[bands]\n{bands}");
+    let d = "stateDiagram-v2\n  [*] --> A\n  A --> B : x.go\n  B --> [*] : x.end\n";
+    let l = load_text("t.toml", &text, &|rel| {
+        (rel == "d.mmd").then(|| d.to_string())
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    Machine::new(l.chart)
+        .lint()
+        .into_iter()
+        .filter(|l| l.code.starts_with("band-"))
+        .collect()
+}
+
+/// A lint's code and where it points: line, column and file (0: the loaded manifest).
+type Found<'a> = (&'a str, Option<(u32, u32, u16)>);
+
+fn found(lints: &[seed::engine::lint::Lint]) -> Vec<Found<'_>> {
+    lints
+        .iter()
+        .map(|l| (l.code.as_str(), l.span.map(|s| (s.line, s.col, s.file))))
+        .collect()
+}
+
+#[test]
+fn band_lints_point_at_the_band_entry_in_the_manifest() {
+    let gap = band_lints(
+        "a = { range = [0, 40], states = [\"A\"] }\nb = { range = [50, 100], states = [\"B\"] }\n",
+    );
+    // File 0: the manifest, which was loaded.
+    assert_eq!(found(&gap), [("band-gap", Some((5, 5, 0)))], "{gap:?}");
+    let gaps = band_lints("a = { range = [10, 90], states = [\"A\", \"B\"] }\n");
+    assert_eq!(
+        found(&gaps),
+        [("band-gap", Some((4, 5, 0))), ("band-gap", Some((4, 5, 0)))],
+        "{gaps:?}"
+    );
+}
+
+#[test]
+fn overlapping_bands_in_path_order_are_one_overlap_not_an_order_problem() {
+    let overlap = band_lints(
+        "a = { range = [0, 60], states = [\"A\"] }\nb = { range = [50, 100], states = [\"B\"] }\n",
+    );
+    assert_eq!(
+        found(&overlap),
+        [("band-overlap", Some((5, 5, 0)))],
+        "{overlap:?}"
+    );
+    // Bands against the path: reordering them is the advice.
+    let reversed = band_lints(
+        "a = { range = [50, 100], states = [\"A\"] }\nb = { range = [0, 50], states = [\"B\"] }\n",
+    );
+    assert_eq!(
+        found(&reversed),
+        [("band-order", Some((3, 3, 1)))],
+        "{reversed:?}"
+    );
+    assert!(reversed[0].message.contains("list the bands in path order"));
+}

@@ -153,6 +153,14 @@ impl Machine {
             if starts + 1e-9 >= ends {
                 continue;
             }
+            // Bands listed in path order that overlap: the fall is the overlap's, which
+            // `band-overlap` reports; reordering would not help.
+            if let (Some(&bf), Some(&bt)) = (owner.get(&from), owner.get(&to))
+                && bf != bt
+                && chart.bands[bt].lo >= chart.bands[bf].lo
+            {
+                continue;
+            }
             let band = |s: StateId| {
                 owner
                     .get(&s)

@@ -255,10 +255,17 @@ impl Machine {
     pub(crate) fn dead_reason(&self, ti: usize, why: &Dead) -> String {
         let t = &self.chart.transitions[ti];
         match why {
-            // A manifest's `why` follows the label: `[false]: the scores are the model's`.
-            Dead::Off => match t.label.as_deref().and_then(|l| l.split_once(": ")) {
-                Some((_, why)) => format!("{} is switched off: {why}", self.edge_text(ti)),
-                None => format!("{} is switched off (`[false]`)", self.edge_text(ti)),
+            // A manifest's `why` follows the label: `[false]: the scores are the model's`; a
+            // label with no `[guard]` is prose a dialect keeps as documentation.
+            Dead::Off => match t.label.as_deref() {
+                Some(l) if !l.contains('[') => format!(
+                    "{} is never taken: its label `{l}` names no event",
+                    self.edge_text(ti)
+                ),
+                _ => match t.label.as_deref().and_then(|l| l.split_once("]: ")) {
+                    Some((_, why)) => format!("{} is switched off: {why}", self.edge_text(ti)),
+                    None => format!("{} is switched off (`[false]`)", self.edge_text(ti)),
+                },
             },
             Dead::Impossible(r) => format!("{} never fires: {r}", self.edge_text(ti)),
             Dead::Shadowed { by, .. } => format!(

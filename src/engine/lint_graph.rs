@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use super::ir::{Guard, StateId, StateKind, Trigger};
+use super::ir::{CmpOp, Guard, StateId, StateKind, Trigger};
 use super::lint::Lint;
 use super::lint_flow::Dead;
 use super::machine::Machine;
@@ -183,9 +183,8 @@ impl Machine {
                     format!("choice `{}` has no branches", s.key),
                     s.span,
                 ));
-            } else if !ts
-                .iter()
-                .any(|(_, t)| t.guard.is_none() || t.guard == Some(Guard::True))
+            } else if !ts.iter().any(|(_, t)| t.guard.is_none())
+                && !covers_every_case(ts.iter().filter_map(|(_, t)| t.guard.as_ref()))
             {
                 out.push(Lint::warning(
                     "choice-without-default",
@@ -194,5 +193,102 @@ impl Machine {
                 ));
             }
         }
+    }
+}
+
+/// Atoms beyond this many are not enumerated (2^n cases): such a choice is not decided.
+const MAX_ATOMS: usize = 12;
+
+/// Whether some guard holds in every case, so the choice has a default in effect (`g` /
+/// `!g`, `flag x` / `!flag x`, `x == v` / `x != v`). The guards' atoms (flags, comparisons,
+/// `in`, readers, inputs) are taken as independent booleans: a case that no data can
+/// produce only makes the answer no, so a yes is sound.
+fn covers_every_case<'a>(guards: impl Iterator<Item = &'a Guard>) -> bool {
+    let guards: Vec<&Guard> = guards.collect();
+    let mut atoms: Vec<Guard> = Vec::new();
+    for g in &guards {
+        if !collect_atoms(g, &mut atoms) {
+            return false;
+        }
+    }
+    (0u32..1 << atoms.len()).all(|case| guards.iter().any(|g| holds(g, &atoms, case)))
+}
+
+/// Add `g`'s atoms to `atoms`; false when there are too many to enumerate.
+fn collect_atoms(g: &Guard, atoms: &mut Vec<Guard>) -> bool {
+    match g {
+        Guard::True => true,
+        Guard::All { of } | Guard::Any { of } => of.iter().all(|x| collect_atoms(x, atoms)),
+        Guard::Not { guard } => collect_atoms(guard, atoms),
+        _ => {
+            let (a, _) = atom(g);
+            if !atoms.contains(&a) {
+                atoms.push(a);
+            }
+            atoms.len() <= MAX_ATOMS
+        }
+    }
+}
+
+/// `g` in the case whose bit `i` is the truth of `atoms[i]`.
+fn holds(g: &Guard, atoms: &[Guard], case: u32) -> bool {
+    match g {
+        Guard::True => true,
+        Guard::All { of } => of.iter().all(|x| holds(x, atoms, case)),
+        Guard::Any { of } => of.iter().any(|x| holds(x, atoms, case)),
+        Guard::Not { guard } => !holds(guard, atoms, case),
+        _ => {
+            let (a, negated) = atom(g);
+            let i = atoms.iter().position(|x| *x == a).unwrap_or(0);
+            ((case >> i) & 1 == 1) != negated
+        }
+    }
+}
+
+/// An atom as a positive one and whether it is negated: `!=` is exactly not `==` (see
+/// `guard::compare`), and a length, always a number, is below `v` exactly when not `>= v`.
+fn atom(g: &Guard) -> (Guard, bool) {
+    match g {
+        Guard::Var {
+            name,
+            op: CmpOp::Ne,
+            value,
+        } => (
+            Guard::Var {
+                name: name.clone(),
+                op: CmpOp::Eq,
+                value: value.clone(),
+            },
+            true,
+        ),
+        Guard::Reader {
+            name,
+            op: CmpOp::Ne,
+            value,
+        } => (
+            Guard::Reader {
+                name: name.clone(),
+                op: CmpOp::Eq,
+                value: value.clone(),
+            },
+            true,
+        ),
+        Guard::Count { name, op, value } if value.is_finite() => {
+            let (op, negated) = match op {
+                CmpOp::Lt => (CmpOp::Ge, true),
+                CmpOp::Le => (CmpOp::Gt, true),
+                CmpOp::Ne => (CmpOp::Eq, true),
+                op => (*op, false),
+            };
+            (
+                Guard::Count {
+                    name: name.clone(),
+                    op,
+                    value: *value,
+                },
+                negated,
+            )
+        }
+        g => (g.clone(), false),
     }
 }

@@ -4,7 +4,10 @@
 //! - a composite: `done` of that composite (it reached its `[*]`);
 //! - a state with an activity: completion, i.e. the activity was observed;
 //! - otherwise target-triggered: taken when the target's activity is observed — and when the
-//!   target has no activity either, an eventless transition taken at once.
+//!   target has no activity either, an unlabelled edge is eventless (taken at once) while a
+//!   prose one is never taken (`[false]`): prose names nothing to wait for.
+//!
+//! A label meant as `trigger [guard] / action` that does not parse is an error.
 //!
 //! A self-loop on an atomic state is targetless (the call is neutral). `<<fork>>` becomes one
 //! transition into several regions; `<<join>>` routes its sources to their regions' ends and
@@ -18,8 +21,17 @@ use super::label::{self, Label};
 use super::stmt::clip;
 use crate::dialects::LoadError;
 use crate::engine::EventKind;
-use crate::engine::ir::{StateId, StateKind, Transition, Trigger};
+use crate::engine::ir::{Guard, StateId, StateKind, Transition, Trigger};
 use crate::engine::pattern::Pattern;
+
+/// A label that is prose: its text, why it is not the mini-language, and where.
+struct Prose {
+    text: String,
+    why: String,
+    pos: Pos,
+}
+
+type EdgeLabel = (Label, Option<String>, Option<Prose>);
 
 impl Assembly {
     /// Compile every pending edge and add the transitions to the builder.
@@ -68,7 +80,7 @@ impl Assembly {
         joins: &HashMap<usize, StateId>,
     ) -> Result<Option<(Transition, bool)>, LoadError> {
         let di = e.diagram;
-        let (label, doc) = self.edge_label(e)?;
+        let (label, doc, prose) = self.edge_label(e)?;
         let mut join_of = None;
         let source = match e.from {
             EdgeEnd::Node(Node::State(s)) => s,
@@ -150,7 +162,36 @@ impl Assembly {
             }
             _ => self.default_trigger(source, &targets),
         };
+        let mut never = false;
+        if let Some(p) = &prose {
+            let consequence = match &trigger {
+                _ if is_choice => "a default branch of the choice".to_string(),
+                Trigger::Done(c) => format!("taken when `{}` reaches its end", self.key(*c)),
+                Trigger::Event(a) => format!("taken when `{a}` is observed"),
+                // Prose must not make an edge fire by itself: a typo in a trigger would let
+                // the sequence run through it at once.
+                _ => {
+                    never = true;
+                    "never taken: prose names no event to wait for (give it a trigger, or a \
+                     manifest `[[edge]]` label, or either state an activity)"
+                        .to_string()
+                }
+            };
+            self.warn(
+                di,
+                "unparsed-label",
+                format!(
+                    "label `{}` is documentation, not `trigger [guard] / action`{}: the edge is {consequence}",
+                    clip(&p.text),
+                    p.why
+                ),
+                p.pos,
+            );
+        }
         let guard = match &label.guard {
+            _ if never => Some(Guard::Not {
+                guard: Box::new(Guard::True),
+            }),
             None => None,
             Some(g) => {
                 let mut res = |n: &str| self.resolve(n, Some(di));
@@ -162,6 +203,9 @@ impl Assembly {
         };
         let self_loop = targets == [source] && !self.is_composite(source);
         let targets = if self_loop { Vec::new() } else { targets };
+        if self_loop && never {
+            return Ok(None);
+        }
         if self_loop && trigger == Trigger::Always {
             let k = self.key(source);
             self.warn(di, "eventless-self-loop", format!("self-loop on `{k}` has no trigger and `{k}` has no activity: it would never wait, so it is kept as documentation only"), e.pos);
@@ -182,8 +226,9 @@ impl Assembly {
         )))
     }
 
-    /// The label in effect (a manifest override wins) and its documentation text.
-    fn edge_label(&mut self, e: &PendingEdge) -> Result<(Label, Option<String>), LoadError> {
+    /// The label in effect (a manifest override wins), its documentation text, and whether it
+    /// is prose. A label meant as the mini-language that does not parse is an error.
+    fn edge_label(&mut self, e: &PendingEdge) -> Result<EdgeLabel, LoadError> {
         if let Some(o) = &e.override_label {
             let l = label::parse(&o.text).map_err(|err| {
                 LoadError::at(
@@ -202,23 +247,28 @@ impl Assembly {
                 Some(why) => format!("{}: {why}", o.text.trim()),
                 None => o.text.clone(),
             };
-            return Ok((l, Some(doc)));
+            return Ok((l, Some(doc), None));
         }
         let Some(t) = &e.label else {
-            return Ok((Label::default(), None));
+            return Ok((Label::default(), None, None));
         };
         match label::parse(&t.text) {
-            Ok(l) => Ok((l, Some(t.text.clone()))),
+            Ok(l) => Ok((l, Some(t.text.clone()), None)),
             Err(err) => {
-                let pos = Pos {
+                let at = |col: usize| Pos {
                     line: t.pos.line,
                     col: t
                         .pos
                         .col
-                        .saturating_add(u32::try_from(err.col).unwrap_or(u32::MAX)),
+                        .saturating_add(u32::try_from(col).unwrap_or(u32::MAX)),
                 };
-                if err.limit {
-                    return Err(self.error(e.diagram, pos, err.message));
+                if let Some(meant) = label::attempted(&t.text, &err) {
+                    let msg = if meant.limit {
+                        meant.message
+                    } else {
+                        format!("label `{}`: {}", clip(&t.text), meant.message)
+                    };
+                    return Err(self.error(e.diagram, at(meant.col), msg));
                 }
                 // A label that is all prose needs no further reason.
                 let why = if err.col == 0
@@ -228,13 +278,12 @@ impl Assembly {
                 } else {
                     format!(" ({})", err.message)
                 };
-                self.warn(
-                    e.diagram,
-                    "unparsed-label",
-                    format!("label `{}` is documentation, not `trigger [guard] / action`{why}: the edge behaves as unlabelled", clip(&t.text)),
-                    pos,
-                );
-                Ok((Label::default(), Some(t.text.clone())))
+                let prose = Prose {
+                    text: t.text.clone(),
+                    why,
+                    pos: at(err.col),
+                };
+                Ok((Label::default(), Some(t.text.clone()), Some(prose)))
             }
         }
     }

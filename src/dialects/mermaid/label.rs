@@ -106,25 +106,7 @@ pub fn parse(text: &str) -> Result<Label, LabelError> {
         });
     }
     let mut label = Label::default();
-    // 1. Trigger: up to `[`, or a `/` followed by whitespace (an action list), outside quotes
-    //    and parentheses; `/hope:intent` stays a command trigger.
-    let (mut depth, mut quoted, mut end) = (0i32, false, chars.len());
-    for (i, &c) in chars.iter().enumerate() {
-        match c {
-            '"' => quoted = !quoted,
-            '(' if !quoted => depth += 1,
-            ')' if !quoted => depth -= 1,
-            '[' if !quoted && depth == 0 => {
-                end = i;
-                break;
-            }
-            '/' if !quoted && depth == 0 && chars.get(i + 1).is_none_or(|n| n.is_whitespace()) => {
-                end = i;
-                break;
-            }
-            _ => {}
-        }
-    }
+    let end = trigger_end(&chars);
     let trigger_text: String = chars[..end].iter().collect();
     if !trigger_text.trim().is_empty() {
         let lead = trigger_text.len() - trigger_text.trim_start().len();
@@ -169,6 +151,62 @@ pub fn parse(text: &str) -> Result<Label, LabelError> {
         );
     }
     Ok(label)
+}
+
+/// Where the trigger ends: at `[`, or at a `/` followed by whitespace (an action list),
+/// outside quotes and parentheses; `/hope:intent` stays a command trigger.
+fn trigger_end(chars: &[char]) -> usize {
+    let (mut depth, mut quoted) = (0i32, false);
+    for (i, &c) in chars.iter().enumerate() {
+        match c {
+            '"' => quoted = !quoted,
+            '(' if !quoted => depth += 1,
+            ')' if !quoted => depth -= 1,
+            '[' if !quoted && depth == 0 => return i,
+            '/' if !quoted && depth == 0 && chars.get(i + 1).is_none_or(|n| n.is_whitespace()) => {
+                return i;
+            }
+            _ => {}
+        }
+    }
+    chars.len()
+}
+
+/// For a label that does not parse: the error to report when it was meant as the
+/// mini-language, or `None` when it is prose (documentation). It is meant when it has a
+/// `[guard]`, has no trigger before its `/ actions`, or starts with an event name (`x.go`,
+/// `Stop`, one alternative of `a | b`): a typo there must not turn the edge into prose.
+pub fn attempted(text: &str, err: &LabelError) -> Option<LabelError> {
+    if err.limit {
+        return Some(err.clone());
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let end = trigger_end(&chars);
+    let trigger: String = chars[..end].iter().collect();
+    if chars.get(end) == Some(&'[') || trigger.trim().is_empty() {
+        return Some(err.clone());
+    }
+    let alts = split_outside_parens(&trigger, '|');
+    if alts.iter().any(|a| event_shaped(a.trim()).is_some()) {
+        return Some(err.clone());
+    }
+    // `x.go oops`: an event name (one a word of prose could not be) and then more text.
+    let lead = trigger.chars().take_while(|c| c.is_whitespace()).count();
+    let first = trigger.split_whitespace().next().unwrap_or("");
+    let bare = KNOWN_TOOLS.contains(&first) || HOOK_EVENTS.contains(&first);
+    if alts.len() == 1 && !bare && !first.contains('(') && event_shaped(first).is_some() {
+        let after = &trigger.trim_start()[first.len()..];
+        let gap = after.chars().take_while(|c| c.is_whitespace()).count();
+        let found = after.split_whitespace().next().unwrap_or("");
+        return Some(LabelError {
+            limit: false,
+            col: lead + first.chars().count() + gap,
+            message: format!(
+                "expected `|`, `[guard]`, `/ actions` or the end of the label after `{first}`, found `{found}`"
+            ),
+        });
+    }
+    None
 }
 
 fn matching_bracket(chars: &[char], open: usize) -> Option<usize> {

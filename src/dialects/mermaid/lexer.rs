@@ -1,6 +1,7 @@
 //! Line pre-pass: drops YAML front matter (keeping its `title:`), `%%{init}%%` directives,
 //! `%%` comments (whole-line and trailing), `#` comment lines, Markdown code fences and blank
-//! lines, and yields each remaining line trimmed, with its position.
+//! lines, and yields each remaining line trimmed, with its position. A control character
+//! other than tab, CR and LF is refused wherever it stands (as JSON refuses one in a string).
 
 use super::ast::Pos;
 
@@ -35,6 +36,23 @@ pub fn lex(text: &str) -> Result<Lexed<'_>, LexError> {
     for (i, raw) in text.split('\n').enumerate() {
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
         let no = i as u32 + 1;
+        if let Some((col, c)) = raw
+            .chars()
+            .enumerate()
+            .find(|(_, c)| c.is_control() && !matches!(c, '\t' | '\r'))
+        {
+            // A NUL or escape in an id would reach state keys, messages and the terminal.
+            return Err(LexError {
+                pos: Pos {
+                    line: no,
+                    col: col as u32 + 1,
+                },
+                message: format!(
+                    "control character U+{:04X} in the diagram: only tab, CR and LF are allowed",
+                    c as u32
+                ),
+            });
+        }
         let indent = raw.chars().take_while(|c| c.is_whitespace()).count() as u32;
         let pos = Pos {
             line: no,
@@ -135,6 +153,16 @@ mod tests {
     fn percent_inside_quotes_is_kept() {
         let l = lex("stateDiagram\nstate \"50%% done\" as A").unwrap();
         assert_eq!(l.lines[1].text, "state \"50%% done\" as A");
+    }
+
+    #[test]
+    fn control_characters_are_refused_at_their_position() {
+        let e = lex("stateDiagram-v2\n [*] --> A\0\n").err().unwrap();
+        assert_eq!(e.pos, Pos { line: 2, col: 11 });
+        assert!(e.message.contains("U+0000"), "{}", e.message);
+        let e = lex("stateDiagram-v2\n%% \u{1b}[2J\n").err().unwrap();
+        assert_eq!(e.pos, Pos { line: 2, col: 4 });
+        assert!(lex("stateDiagram-v2\r\n\tA --> B\r\n").is_ok());
     }
 
     #[test]

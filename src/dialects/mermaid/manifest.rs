@@ -16,7 +16,7 @@ use super::parse_file;
 use super::returns;
 use crate::dialects::locate::line_col_of_offset;
 use crate::dialects::{LoadError, Loaded};
-use crate::engine::ir::{ListOp, ReaderDecl, ReaderKind, StateId, StateKind};
+use crate::engine::ir::{ListOp, ReaderDecl, ReaderKind, Span, StateId, StateKind};
 use crate::engine::lint::Severity;
 use crate::engine::pattern::Pattern;
 use crate::engine::tool_name::server_name_problem;
@@ -89,16 +89,22 @@ pub fn load(
     let mut ranges = Vec::new();
     for (name, band) in &m.bands {
         let bt = band.get_ref();
+        // A band with no states still takes its range (and `band-empty` says so).
+        if !a.bands.iter().any(|(n, _)| n == name) {
+            a.bands.push((name.clone(), Vec::new()));
+        }
         for s in &bt.states {
             let id = a
                 .resolve(s.get_ref(), Some(0))
                 .map_err(|e| cx.at(s.span(), e))?;
-            match a.bands.iter_mut().find(|(n, _)| n == name) {
-                Some((_, members)) => members.push(id),
-                None => a.bands.push((name.clone(), vec![id])),
+            if let Some((_, members)) = a.bands.iter_mut().find(|(n, _)| n == name) {
+                members.push(id);
             }
         }
-        ranges.push((name.clone(), bt.range[0], bt.range[1]));
+        // File 0 is the manifest itself: its band lints point at the entry.
+        let (line, col) = cx.pos(band.span());
+        let span = Span { line, col, file: 0 };
+        ranges.push((name.clone(), bt.range[0], bt.range[1], Some(span)));
     }
     shares(&cx, &m, &mut a)?;
     let (mut chart, mut warnings) = a.finish(&ranges)?;

@@ -29,7 +29,7 @@ use std::path::Path;
 use self::assembly::Assembly;
 use super::{LoadError, Loaded};
 use crate::engine::Machine;
-use crate::engine::ir::{Band, Chart, StateId};
+use crate::engine::ir::{Band, Chart, Span, StateId};
 use crate::engine::lint::Lint;
 
 /// Parse a diagram, with errors at `file:line:col`.
@@ -56,21 +56,21 @@ pub fn load_diagram(file: &str, text: &str) -> Result<Loaded, LoadError> {
     })
 }
 
+/// A manifest's band: name, range in percent, and where it is written.
+pub type BandRange = (String, f64, f64, Option<Span>);
+
 impl Assembly {
     /// Pin `band:` annotations (ranges from `ranges`, else an even split in order of
     /// appearance), build the chart, and run the Mermaid lints.
-    pub fn finish(
-        mut self,
-        ranges: &[(String, f64, f64)],
-    ) -> Result<(Chart, Vec<Lint>), LoadError> {
+    pub fn finish(mut self, ranges: &[BandRange]) -> Result<(Chart, Vec<Lint>), LoadError> {
         let n = self.bands.len().max(1) as f64;
         let bands = std::mem::take(&mut self.bands);
         for (i, (name, members)) in bands.into_iter().enumerate() {
-            let (lo, hi) = ranges
+            let (lo, hi, span) = ranges
                 .iter()
-                .find(|(r, _, _)| *r == name)
-                .map(|(_, lo, hi)| (*lo, *hi))
-                .unwrap_or((100.0 * i as f64 / n, 100.0 * (i + 1) as f64 / n));
+                .find(|(r, ..)| *r == name)
+                .map(|(_, lo, hi, span)| (*lo, *hi, *span))
+                .unwrap_or((100.0 * i as f64 / n, 100.0 * (i + 1) as f64 / n, None));
             let (top, nested): (Vec<StateId>, Vec<StateId>) = members
                 .into_iter()
                 .partition(|s| self.b.state(*s).parent == Some(StateId::ROOT));
@@ -87,7 +87,7 @@ impl Assembly {
                 lo,
                 hi,
                 states: top,
-                span: None,
+                span,
             });
         }
         // Listed in bar order, whatever order the manifest's table had.

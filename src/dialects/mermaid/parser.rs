@@ -89,6 +89,7 @@ pub fn parse(text: &str) -> Result<Diagram, ParseError> {
             "empty diagram: expected `stateDiagram-v2`",
         );
     };
+    let (header_pos, header_text) = (header.pos, header.text);
     let head = header.text.to_ascii_lowercase();
     if head != "statediagram-v2" && head != "statediagram" {
         return fail(
@@ -196,6 +197,20 @@ pub fn parse(text: &str) -> Result<Diagram, ParseError> {
         return fail(
             f.stmt_pos,
             format!("`state {} {{` is never closed: expected `}}`", f.id.name),
+        );
+    }
+    // Notes alone draw nothing to run: the chart would be a root with no way out.
+    let stateless = root
+        .iter()
+        .flatten()
+        .all(|s| matches!(s.kind, StmtKind::Note { .. }));
+    if stateless {
+        return fail(
+            header_pos,
+            format!(
+                "the diagram has no states: expected a state or a transition (`[*] --> A`) after `{}`",
+                clip(header_text)
+            ),
         );
     }
     Ok(Diagram {
