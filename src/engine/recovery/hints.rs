@@ -173,14 +173,6 @@ pub fn shown_fact(v: Option<&serde_json::Value>) -> String {
         Some(Value::String(s)) => s.clone(),
         Some(other) => other.to_string(),
     };
-    let one_line: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    if one_line.chars().count() <= SHOWN_FACT_CHARS {
-        return one_line;
-    }
-    let mut cut: String = one_line.chars().take(SHOWN_FACT_CHARS - 1).collect();
-    cut.push('…');
-    cut
+    // An escape sequence goes whole: replacing only its ESC would leave `[31m` in the text.
+    crate::engine::sanitize::clean(&text, SHOWN_FACT_CHARS)
 }
