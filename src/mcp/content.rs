@@ -110,14 +110,20 @@ pub fn default_what_do_i_do(m: &Machine, snap: &Snapshot) -> String {
             s.push_str("No call is expected here: every tool is allowed now.\n")
         }
         None => match &st.progress.waiting_for {
-            Some(w) => s.push_str(&format!("No call is expected: the sequence waits for {w}.\n")),
+            Some(w) => s.push_str(&format!(
+                "No call is expected: the sequence waits for {w}.\n"
+            )),
             None => s.push_str("No next step is reachable; call seed's `recovery` tool.\n"),
         },
     }
     let next = st.next.as_ref().map(|n| n.tool.as_str());
     let mut others: Vec<String> = Vec::new();
     // `*` (every tool) is said above, not listed as a call.
-    for a in st.allowed.iter().filter(|a| Some(a.as_str()) != next && *a != "*") {
+    for a in st
+        .allowed
+        .iter()
+        .filter(|a| Some(a.as_str()) != next && *a != "*")
+    {
         let a = callable(a, &snap.plugins);
         if !others.contains(&a) && Some(a.as_str()) != next {
             others.push(a);
@@ -165,7 +171,10 @@ mod tests {
         let facts = Facts::new();
         let mut snap = m.start(&facts);
         for (stage, extra) in [
-            ("init", json!({"role": "lead", "tier": "LITE", "topic": "t"})),
+            (
+                "init",
+                json!({"role": "lead", "tier": "LITE", "topic": "t"}),
+            ),
             ("commit_identity", json!({"payload": "===IDENTITY==="})),
             ("bind", json!({"payload": "===IDENTITY==="})),
         ] {
