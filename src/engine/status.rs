@@ -46,8 +46,9 @@ pub struct Status {
     /// The last step never settled: eventless transitions kept firing until the microstep
     /// cap (a fault of the sequence, not of the agent).
     pub livelock: bool,
-    /// The newest call denied since the configuration last changed, as Claude Code names it;
-    /// `recovery` shows the way to it.
+    /// The newest call denied since the configuration last changed, spelled as the hook's
+    /// refusal spells it (`mcp__hestai__odyssean_anchor(stage="bind")`: the input values the
+    /// sequence tells its steps apart by); `recovery` shows the way to it.
     pub denied_call: Option<String>,
     pub events: u64,
     /// The sequence's variables that hold a value (the tier an init call chose, an answer…).
@@ -147,7 +148,10 @@ impl Machine {
             halted: snap.halted,
             failed: snap.failed.map(|f| chart.state(f).label.clone()),
             livelock: snap.livelock,
-            denied_call: snap.denied.as_ref().map(Event::claude_tool_name),
+            denied_call: snap
+                .denied
+                .as_ref()
+                .map(|ev| super::verdict::called_as_judged(self, ev)),
             events: snap.steps,
             vars: snap
                 .vars

@@ -18,7 +18,9 @@ impl Machine {
         ev: &Event,
         rec: &Recovery,
     ) -> Option<String> {
-        let tool = ev.claude_tool_name();
+        // Named with the input that tells it apart (`odyssean_anchor(stage="bind")`), as the
+        // refusal named it: the tool alone would read as if no input made it legal.
+        let tool = verdict::called_as_judged(self, ev);
         if let Some(path) = &rec.path_to_denied {
             let (last, before) = path
                 .split_last()
@@ -32,8 +34,14 @@ impl Machine {
                     } else {
                         format!(" after: {first_text}")
                     };
+                    // A name that shows its input already says which input fits no step.
+                    let this_input = if tool != verdict::called(ev) {
+                        ""
+                    } else {
+                        " with this input"
+                    };
                     Some(format!(
-                        "{tool} with this input fits no step; {} becomes legal{after}.",
+                        "{tool}{this_input} fits no step; {} becomes legal{after}.",
                         last.tool
                     ))
                 }
