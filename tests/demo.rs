@@ -46,3 +46,26 @@ fn the_demo_shows_every_kind_of_verdict() {
         "deep state changes"
     );
 }
+
+#[test]
+fn the_finished_demo_in_a_side_pane_says_done_not_zero_steps() {
+    let out = tempfile::tempdir().unwrap();
+    let file = out.path().join("frame.txt");
+    assert_cmd::Command::cargo_bin("seed")
+        .unwrap()
+        .args(["screenshot", "demo", "--at-end", "--size", "40x20"])
+        .args(["--format", "txt", "--out"])
+        .arg(&file)
+        .env("NO_COLOR", "")
+        .assert()
+        .success();
+    let screen = std::fs::read_to_string(&file).unwrap();
+    let overall = screen
+        .lines()
+        .find(|l| l.contains("overall"))
+        .unwrap_or_else(|| panic!("an overall line:\n{screen}"));
+    assert!(
+        overall.contains("done") && !overall.contains('≥'),
+        "{screen}"
+    );
+}

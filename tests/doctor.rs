@@ -258,3 +258,23 @@ fn doctor_uses_the_real_state_directory_and_leaves_it_as_it_was() {
     assert!(problem.contains("not a directory"), "{problem}");
     assert_eq!(std::fs::read(&file).unwrap(), b"");
 }
+
+/// A hook command the shell cannot find exits 127: the report says so in words, as a number.
+#[cfg(unix)]
+#[test]
+fn a_hook_command_that_is_not_found_reports_its_exit_code() {
+    let p = Project::new();
+    std::fs::write(
+        p.root().join(".claude/settings.json"),
+        "{\"enabledPlugins\": {\"seed@local\": true}}",
+    )
+    .unwrap();
+    // `seed` is not on this PATH: the plugin's `seed hook EVENT` is not found.
+    let sh_dirs: Vec<PathBuf> = ["/bin", "/usr/bin"].iter().map(PathBuf::from).collect();
+    let path: Vec<&Path> = sh_dirs.iter().map(PathBuf::as_path).collect();
+    let (code, out, _) = p.seed_with_path(&["doctor", "--json"], &path);
+    assert_eq!(code, 1, "{out}");
+    let (_, text, _) = p.seed_with_path(&["doctor"], &path);
+    assert!(text.contains("exit code 127, expected 0"), "{text}");
+    assert!(!text.contains("Some("), "{text}");
+}

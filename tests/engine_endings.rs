@@ -168,10 +168,10 @@ fn a_permit_that_only_waits_for_the_session_to_end_has_no_steps_left() {
     assert_eq!(st.progress.waiting_for.as_deref(), Some("SessionEnd"));
     let text = status_text(&st);
     assert!(
-        text.contains("highest 100%  no call left; waiting for SessionEnd"),
+        text.contains("highest 100%  no call left to make; waiting for SessionEnd"),
         "{text}"
     );
-    assert!(!text.contains("steps to done"), "{text}");
+    assert!(!text.contains("steps to go"), "{text}");
     assert!(w.m.guidance_line(&w.snap).contains("next: any tool"));
 }
 
@@ -183,10 +183,10 @@ fn one_step_left_is_one_step() {
         w.call(&anchor(stage), VerdictKind::Advance);
     }
     let text = status_text(&w.m.status(&w.snap));
-    assert!(text.contains("≥ 2 steps to done"), "{text}");
+    assert!(text.contains("≥ 2 steps to go"), "{text}");
     let m = machine("stateDiagram-v2\n    [*] --> a\n    a --> b : tool:Go\n    b --> [*]\n");
     let text = status_text(&m.status(&m.start(&Facts::new())));
-    assert!(text.contains("≥ 1 step to done"), "{text}");
+    assert!(text.contains("≥ 1 step to go"), "{text}");
 }
 
 #[test]

@@ -303,3 +303,61 @@ fn odyssean_anchor_out_of_order_stages_are_told_the_stage_that_comes_next() {
         );
     }
 }
+
+#[test]
+fn a_denied_stage_is_named_with_its_stage_in_status_and_recovery() {
+    let mut w = Walk::new("odyssean_anchor");
+    let init = tool(
+        "mcp__hestai__odyssean_anchor",
+        json!({"stage": "init", "role": "impl", "tier": "LITE", "topic": "cache"}),
+    );
+    w.call(&init, VerdictKind::Advance);
+    w.expect(
+        "IDENTIFYING",
+        33.3,
+        Some("odyssean_anchor(stage=\"commit_identity\")"),
+    );
+    // Binding before the identity is committed: the hook refuses this stage, not the tool.
+    let bind = tool(
+        "mcp__hestai__odyssean_anchor",
+        json!({"stage": "bind", "payload": "x".repeat(5_000)}),
+    );
+    let v = w.gate(&bind);
+    assert_eq!(v.decision, Decision::Deny);
+    let named = "mcp__hestai__odyssean_anchor(stage=\"bind\")";
+    assert!(v.reason.contains(named), "{}", v.reason);
+    let st = w.m.status(&w.snap);
+    assert_eq!(st.denied_call.as_deref(), Some(named));
+    let way = format!(
+        "{named} becomes legal after: mcp__hestai__odyssean_anchor(stage=\"commit_identity\")."
+    );
+    assert!(
+        st.recovery.suggestions.contains(&way),
+        "{:?}",
+        st.recovery.suggestions
+    );
+    // Every face says it so: the CLI text and JSON (the large payload is not quoted).
+    let text = seed::report::recovery_text(&st);
+    assert!(
+        text.contains(&format!("last denied call: {named}\n")),
+        "{text}"
+    );
+    assert!(!text.contains("xxxx"), "{text}");
+    assert_eq!(seed::report::status_json(&st)["denied_call"], named);
+    assert_eq!(seed::report::recovery_json(&st)["denied_call"], named);
+    // The snapshot keeps a bounded part of a huge input, whatever its shape.
+    let mut many = serde_json::Map::new();
+    for i in 0..10_000 {
+        many.insert(format!("k{i}"), json!("y".repeat(300)));
+    }
+    many.insert("stage".into(), json!("bind"));
+    for input in [
+        serde_json::Value::Object(many),
+        json!(vec!["x"; 10_000]),
+        json!("z".repeat(100_000)),
+    ] {
+        w.gate(&tool("mcp__hestai__odyssean_anchor", input));
+        let kept = &w.snap.denied.as_ref().expect("denied").input;
+        assert!(kept.to_string().len() <= 4096, "{:.80}", kept.to_string());
+    }
+}

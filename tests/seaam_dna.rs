@@ -228,7 +228,8 @@ fn bad_dna_json_reads_as_unknown_and_moves_nothing() {
         w.advance(&tool("Read", json!({})));
         assert_eq!(w.at(), vec!["Designed"], "{:.40}", bad);
     }
-    // Hostile text is quoted tamed: no control characters, bounded length.
+    // Hostile text is quoted tamed: no control characters, escape sequences gone whole (no
+    // `[2J` tail left behind), bounded length.
     let evil = format!("\u{1b}[2J\nrm -rf /{}", "!".repeat(100_000));
     let f = sample(
         &w,
@@ -238,7 +239,7 @@ fn bad_dna_json_reads_as_unknown_and_moves_nothing() {
     let msg = f["failure_message"].as_str().expect("a string");
     assert!(!msg.chars().any(char::is_control), "{msg:.40}");
     assert!(msg.chars().count() <= 300);
-    assert!(msg.starts_with("[2Jrm -rf /"));
+    assert!(msg.starts_with("rm -rf /"), "{msg:.40}");
 }
 
 #[test]
@@ -310,4 +311,35 @@ fn off_path_calls_are_recorded_with_a_recovery_and_never_blocked() {
         "{:?}",
         w.m.recovery(&w.snap, None).suggestions
     );
+}
+
+#[test]
+fn a_facts_escape_sequences_never_reach_a_recovery_text() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let d = t.path();
+    let mut w = Walk::new("seaam_organ_lifecycle");
+    let read = tool("Read", json!({}));
+    let observer = "soma.perception.observer";
+    w.facts = sample(&w, d, &dna(vec![goal(false)], &[observer], vec![], &[]));
+    w.advance(&tool("Bash", json!({"command": "python -m seaam"})));
+    fs::create_dir_all(d.join("soma/perception")).expect("mkdir");
+    fs::write(d.join("soma/perception/observer.py"), "class Observer: ...").expect("organ");
+    w.facts = sample(&w, d, &dna(vec![goal(false)], &[observer], vec![], &[]));
+    w.advance(&read).expect("Importing", 40.0, None);
+    let broken = failure(observer, "import", "boom");
+    w.facts = sample(
+        &w,
+        d,
+        &dna(vec![goal(false)], &[observer], vec![broken], &[]),
+    );
+    // A log replayed from elsewhere may carry facts no reader tamed.
+    w.facts(&[(
+        "failure_message",
+        json!("boom\u{1b}[31m, \u{1b}]0;title\u{7}again\u{9b}2J"),
+    )]);
+    w.advance(&read)
+        .expect("Failed", 0.0, Some("Bash(command=\"*seaam*\")"));
+    let said = &w.m.recovery(&w.snap, None).suggestions[0];
+    assert!(said.contains("failed (import): boom, again ("), "{said}");
+    assert!(!said.contains("[31m") && !said.contains("title"), "{said}");
 }

@@ -337,3 +337,20 @@ fn hostile_flags_values_and_denied_calls_are_cleaned_and_bounded() {
     let rec = region(&m, 160, 48, |r| r.recovery);
     assert!(rec.contains("✗ wipe") || rec.contains("✗ [2Jwipe"), "{rec}");
 }
+
+#[test]
+fn no_call_left_is_said_in_words_by_the_cli_and_at_every_size() {
+    let m = model(&walks::seaam_organ_lifecycle());
+    let st = m.status().expect("status");
+    assert!(!st.progress.done && st.progress.steps_remaining == Some(0));
+    let cli = seed::report::status_text(st);
+    assert!(
+        cli.contains("no call left to make") && !cli.contains("≥ 0"),
+        "{cli}"
+    );
+    for (w, h) in SIZES {
+        let t = screen(&m, w, h);
+        assert!(!t.contains("≥0") && !t.contains("≥ 0"), "{w}x{h}\n{t}");
+    }
+    assert!(screen(&m, 40, 20).contains("no call left"));
+}

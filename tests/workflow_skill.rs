@@ -231,3 +231,34 @@ fn restarts_and_recovery_skills_leave_the_workflows_shape_alone() {
         "no loop through the endings"
     );
 }
+
+#[test]
+fn status_lists_the_skill_as_the_agent_calls_it_once() {
+    let mut r = start();
+    walk(
+        &mut r,
+        &[
+            read_config(8),
+            ask("Git repository", "collect_git_url", 50, ASK),
+        ],
+    );
+    let st = r.m.status(&r.snap);
+    let own = format!("Skill(skill=\"{OWN}\")");
+    for (list, entries) in [("neutral", &st.neutral), ("allowed", &st.allowed)] {
+        assert_eq!(
+            entries.iter().filter(|e| **e == own).count(),
+            1,
+            "{list}: {entries:?}"
+        );
+        // Calls, not the patterns that match them: no kind prefix, no `|` alternatives.
+        for e in entries.iter() {
+            assert!(!e.starts_with("skill:") && !e.contains('|'), "{list}: {e}");
+        }
+    }
+    let text = seed::report::status_text(&st);
+    assert!(text.contains(&own) && !text.contains("skill:"), "{text}");
+    let json = seed::report::status_json(&st);
+    assert!(!json["neutral"].to_string().contains("skill:"), "{json}");
+    let what = seed::mcp::content::default_what_do_i_do(&r.m, &r.snap);
+    assert!(what.contains(&own) && !what.contains("skill:"), "{what}");
+}

@@ -23,6 +23,7 @@ pub mod machine;
 pub mod pattern;
 pub mod progress;
 pub mod recovery;
+pub mod sanitize;
 pub mod sets;
 pub mod snapshot;
 pub mod status;

@@ -46,8 +46,9 @@ pub struct Status {
     /// The last step never settled: eventless transitions kept firing until the microstep
     /// cap (a fault of the sequence, not of the agent).
     pub livelock: bool,
-    /// The newest call denied since the configuration last changed, as Claude Code names it;
-    /// `recovery` shows the way to it.
+    /// The newest call denied since the configuration last changed, spelled as the hook's
+    /// refusal spells it (`mcp__hestai__odyssean_anchor(stage="bind")`: the input values the
+    /// sequence tells its steps apart by); `recovery` shows the way to it.
     pub denied_call: Option<String>,
     pub events: u64,
     /// The sequence's variables that hold a value (the tier an init call chose, an answer…).
@@ -65,9 +66,15 @@ impl Machine {
         let progress = self.progress_with(snap, &reach);
         let recovery = self.recovery_with(snap, snap.denied.as_ref(), &reach);
         let mut allowed: Vec<String> = recovery.next.iter().map(|n| n.tool.clone()).collect();
-        // `neutral` and `denied` are rules as the sequence writes them; `allowed` is calls, as
-        // the agent makes them.
-        let neutral: Vec<String> = chart.neutral.iter().map(|p| p.to_string()).collect();
+        // `allowed` and `neutral` are calls, as the agent makes them (a rule's alternatives
+        // each a call); `denied` keeps rules as the sequence writes them, with who wrote them.
+        let calls = |p| super::wording::calls_seen(p, &snap.servers, &snap.plugins);
+        let mut neutral: Vec<String> = Vec::new();
+        for c in chart.neutral.iter().flat_map(calls) {
+            if !neutral.contains(&c) {
+                neutral.push(c);
+            }
+        }
         let mut refused: Vec<String> = Vec::new();
         let mut denied = Vec::new();
         for &sid in &snap.active {
@@ -81,14 +88,15 @@ impl Machine {
                         matches!(&chart.transitions[n.transition].trigger,
                             Trigger::Event(t) if t.covers(p))
                     });
-                    let s = as_called(p);
-                    if !listed && !allowed.contains(&s) {
-                        allowed.push(s);
+                    for s in calls(p).into_iter().filter(|_| !listed) {
+                        if !allowed.contains(&s) {
+                            allowed.push(s);
+                        }
                     }
                 }
             }
             for p in policies().flat_map(|p| &p.deny) {
-                refused.push(as_called(p));
+                refused.extend(calls(p));
                 let rule = ToolRule {
                     pattern: p.to_string(),
                     by: super::wording::state_in_tier(&st.label, &st.label, &self.tier(sid)),
@@ -99,9 +107,9 @@ impl Machine {
                 }
             }
         }
-        for n in chart.neutral.iter().map(as_called) {
-            if !allowed.contains(&n) {
-                allowed.push(n);
+        for n in &neutral {
+            if !allowed.contains(n) {
+                allowed.push(n.clone());
             }
         }
         allowed.retain(|a| !refused.contains(a) && !self.refused_now(snap, a));
@@ -119,20 +127,6 @@ impl Machine {
         if any_call || progress.ended.is_some() {
             allowed = vec!["*".to_string()];
         }
-        // As the agent calls them: a server the session reached through a plugin is named
-        // `mcp__plugin_<p>_<server>__…`, like the next step (each `|` alternative alike).
-        let mut spelled: Vec<String> = Vec::with_capacity(allowed.len());
-        for a in allowed {
-            let a = a
-                .split('|')
-                .map(|alt| super::tool_name::spell_seen(alt, &snap.servers, &snap.plugins))
-                .collect::<Vec<_>>()
-                .join("|");
-            if !spelled.contains(&a) {
-                spelled.push(a);
-            }
-        }
-        let allowed = spelled;
         Status {
             sequence: chart.name.clone(),
             description: chart.description.clone(),
@@ -154,7 +148,10 @@ impl Machine {
             halted: snap.halted,
             failed: snap.failed.map(|f| chart.state(f).label.clone()),
             livelock: snap.livelock,
-            denied_call: snap.denied.as_ref().map(Event::claude_tool_name),
+            denied_call: snap
+                .denied
+                .as_ref()
+                .map(|ev| super::verdict::called_as_judged(self, ev)),
             events: snap.steps,
             vars: snap
                 .vars
@@ -277,24 +274,6 @@ impl Machine {
         };
         truncate_chars(&line, 300)
     }
-}
-
-/// A pattern spelled as the agent calls the tool: `waypoint.navigate` → `mcp__waypoint__navigate`,
-/// `seed.*` → `mcp__seed__*`; built-in tools, kinds (`skill:…`, `/command`) and input
-/// matchers are kept as written. One spelling, so a list never names a tool twice.
-fn as_called(p: &super::pattern::Pattern) -> String {
-    let shown = p.to_string();
-    shown
-        .split('|')
-        .map(|alt| {
-            let (head, args) = alt.split_at(alt.find('(').unwrap_or(alt.len()));
-            if head.starts_with('/') || head.contains(':') {
-                return alt.to_string();
-            }
-            format!("{}{args}", super::event::claude_tool_name(head))
-        })
-        .collect::<Vec<_>>()
-        .join("|")
 }
 
 pub fn truncate_chars(s: &str, max: usize) -> String {

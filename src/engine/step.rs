@@ -304,20 +304,42 @@ impl Machine {
     }
 }
 
-/// Largest tool input (serialized) kept with a denied call in the snapshot.
+/// Largest tool input (serialized) kept whole with a denied call in the snapshot.
 const DENIED_INPUT_BYTES: usize = 1024;
+/// Of a larger input, the scalar fields kept (a stage, a mode), at most this many, each string
+/// cut to this many characters.
+const DENIED_FIELDS: usize = 16;
+const DENIED_FIELD_CHARS: usize = 128;
 
-/// A denied call as the snapshot keeps it: a large input (a file being written) is dropped.
+/// A denied call as the snapshot keeps it: of a large input (a file being written) only its
+/// first scalar fields, long strings cut, so the call is still named by the input that tells
+/// it apart (`odyssean_anchor(stage="bind")` with a long payload) and a field a step only needs
+/// present still is.
 fn denied_call(event: &Event) -> Event {
     let small = event.input.is_null() || event.input.to_string().len() <= DENIED_INPUT_BYTES;
+    let kept = |v: &Value| match v {
+        Value::String(s) if s.chars().count() > DENIED_FIELD_CHARS => {
+            Some(Value::String(s.chars().take(DENIED_FIELD_CHARS).collect()))
+        }
+        Value::String(_) | Value::Number(_) | Value::Bool(_) => Some(v.clone()),
+        _ => None,
+    };
+    let input = match &event.input {
+        _ if small => event.input.clone(),
+        Value::Object(fields) => Value::Object(
+            fields
+                .iter()
+                .filter(|(k, _)| k.chars().count() <= DENIED_FIELD_CHARS)
+                .filter_map(|(k, v)| Some((k.clone(), kept(v)?)))
+                .take(DENIED_FIELDS)
+                .collect(),
+        ),
+        _ => Value::Null,
+    };
     Event {
         kind: event.kind,
         name: event.name.clone(),
-        input: if small {
-            event.input.clone()
-        } else {
-            Value::Null
-        },
+        input,
         // Named as it was made when recovery shows the way to it.
         plugin: event.plugin.clone(),
         // A gate has no response yet.

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::event::{EventKind, claude_tool_name};
-use super::pattern::{Pattern, any_server_tool};
+use super::pattern::{Alt, Pattern, any_server_tool};
 use super::progress::Ended;
 use super::tool_name::spell_seen;
 
@@ -42,37 +42,50 @@ pub(crate) fn as_calls(p: &Pattern) -> String {
 /// A rule's pattern as the calls it names, spelled as the agent makes them
 /// (`odyssean_anchor(stage="init")`, `mcp__starlog__orient`), not the pattern's inner form; a
 /// tool named on any server as the server the session called it through, a plugin's server as
-/// the plugin's (`servers`, `plugins` of the snapshot).
+/// the plugin's (`servers`, `plugins` of the snapshot). Alternatives joined by "or".
 pub(crate) fn as_calls_seen(
     p: &Pattern,
     servers: &BTreeMap<String, String>,
     plugins: &BTreeMap<String, String>,
 ) -> String {
-    let calls: Vec<String> = p
-        .alts
-        .iter()
-        .map(|a| {
-            let call = Pattern {
-                alts: vec![a.clone()],
-            }
-            .describe_call();
-            let plain_tool = matches!(a.kind, None | Some(EventKind::Tool))
-                && any_server_tool(&a.glob).is_none();
-            let call = match call.strip_prefix(a.glob.as_str()) {
-                Some(rest) if plain_tool => format!("{}{rest}", claude_tool_name(&a.glob)),
-                _ => call,
-            };
-            spell_seen(&call, servers, plugins)
-        })
-        .collect();
-    // Alternatives that read the same (`mcp__*__x` and `x` both as `x`) are one call.
+    calls_seen(p, servers, plugins).join(" or ")
+}
+
+/// The calls a rule's pattern names, one per alternative, spelled as in [`as_calls_seen`];
+/// alternatives that read the same are one call: `mcp__*__x` and `x` both as `x`, and a skill
+/// matched with and without its plugin (`p:x|x`) as the name the plugin gives it.
+pub(crate) fn calls_seen(
+    p: &Pattern,
+    servers: &BTreeMap<String, String>,
+    plugins: &BTreeMap<String, String>,
+) -> Vec<String> {
+    let is_skill = |a: &Alt| a.kind == Some(EventKind::Skill);
     let mut seen: Vec<String> = Vec::new();
-    for c in calls {
+    for a in &p.alts {
+        let bare_of_plugin_skill = is_skill(a)
+            && !a.glob.contains(':')
+            && p.alts.iter().any(|o| {
+                is_skill(o) && o.input == a.input && o.glob.ends_with(&format!(":{}", a.glob))
+            });
+        if bare_of_plugin_skill {
+            continue;
+        }
+        let call = Pattern {
+            alts: vec![a.clone()],
+        }
+        .describe_call();
+        let plain_tool =
+            matches!(a.kind, None | Some(EventKind::Tool)) && any_server_tool(&a.glob).is_none();
+        let call = match call.strip_prefix(a.glob.as_str()) {
+            Some(rest) if plain_tool => format!("{}{rest}", claude_tool_name(&a.glob)),
+            _ => call,
+        };
+        let c = spell_seen(&call, servers, plugins);
         if !seen.contains(&c) {
             seen.push(c);
         }
     }
-    seen.join(" or ")
+    seen
 }
 
 /// Calls in order, joined by `sep`; a call made several times in a row is named once with how

@@ -155,17 +155,32 @@ pub fn status_text(st: &Status) -> String {
     s
 }
 
-/// What is left: done, how the sequence ended, the event it only waits for, or the steps.
+/// What is left, as every face says it (the CLI, the dashboard at any width): done, how the
+/// sequence ended, that no call is left to make (the way to an ending waits on deep state, an
+/// event or the session's end), or at least how many steps.
 pub fn remaining(p: &Progress) -> String {
     match (&p.ended, p.steps_remaining) {
         (Some(e), _) if e.outcome == Outcome::Error => format!("ended: error — {}", e.ending),
         (Some(_), _) => "done".to_string(),
         (None, _) if p.waiting_for.is_some() => format!(
-            "no call left; waiting for {}",
+            "no call left to make; waiting for {}",
             p.waiting_for.as_deref().unwrap_or_default()
         ),
-        (None, Some(n)) => format!("≥ {n} step{} to done", if n == 1 { "" } else { "s" }),
+        (None, Some(0)) => "no call left to make".to_string(),
+        (None, Some(n)) => format!("≥ {n} step{} to go", if n == 1 { "" } else { "s" }),
         (None, None) => "no ending reachable".to_string(),
+    }
+}
+
+/// [`remaining`] in a few columns (a narrow dashboard): `≥3`, `done`, `error`, `no call left`.
+pub fn remaining_short(p: &Progress) -> String {
+    match (&p.ended, p.steps_remaining) {
+        (Some(e), _) if e.outcome == Outcome::Error => "error".to_string(),
+        (Some(_), _) => "done".to_string(),
+        (None, _) if p.waiting_for.is_some() => "no call left".to_string(),
+        (None, Some(0)) => "no call left".to_string(),
+        (None, Some(n)) => format!("≥{n}"),
+        (None, None) => "≥?".to_string(),
     }
 }
 

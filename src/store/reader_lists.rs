@@ -35,11 +35,13 @@ fn holds(item: &Value, f: &str, equals: &Value) -> bool {
     field(item, f).is_some_and(|v| compare(v, CmpOp::Eq, equals))
 }
 
-/// A string with control characters dropped and its length bounded; other values as they are.
+/// A string with escape sequences (whole) and control characters dropped and its length
+/// bounded; other values as they are.
 pub fn tame(v: Value) -> Value {
     match v {
         Value::String(s) => Value::String(
-            s.chars()
+            crate::engine::sanitize::terminal(&s)
+                .chars()
                 .filter(|c| !c.is_control())
                 .take(MAX_TEXT_CHARS)
                 .collect(),

@@ -10,7 +10,6 @@ use ratatui::widgets::{Paragraph, Widget};
 use super::common::{Chrome, bar, frame, glyphs, line};
 use super::model::Model;
 use super::theme::{Role, Theme};
-use crate::engine::ir::Outcome;
 
 /// Content rows: the layers, the overall bar and the summary line.
 pub fn wanted_rows(m: &Model) -> u16 {
@@ -48,12 +47,21 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Op
     // the overall line. Fewer: the overall line first, then the layers that fit.
     let full = rows >= p.layers.len() + 2;
     let ge = if ascii { ">=" } else { "≥" };
+    // Compact: the highest reached only when progress fell back from it (as the bar marks it),
+    // and the loop mark only beside a count of steps (a loop may add to it; nothing is left to
+    // count once no call is left or the sequence is done).
+    let left = crate::report::remaining_short(p);
+    let counted = left.starts_with('≥');
+    let loop_mark = p.in_loop && counted;
+    let high = if p.highest > p.overall + 0.5 {
+        format!(" {}{:.0}%", g.high, p.highest)
+    } else {
+        String::new()
+    };
     let compact = format!(
-        " {}{:.0}% {ge}{}{}",
-        g.high,
-        p.highest,
-        p.steps_remaining.map_or("?".into(), |n| n.to_string()),
-        if p.in_loop {
+        "{high} {}{}",
+        left.replace('≥', ge),
+        if loop_mark {
             format!(" {}", theme.symbols.markers.loop_)
         } else {
             String::new()
@@ -107,7 +115,7 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Op
 
     let mut overall = vec![Span::styled("overall", theme.style(Role::ProgressOverall))];
     let summary = |spans: &mut Vec<Span<'static>>, compact: &str| {
-        let loop_at = compact.rfind(' ').filter(|_| p.in_loop);
+        let loop_at = compact.rfind(' ').filter(|_| loop_mark);
         let (head, mark) = match loop_at {
             Some(i) => (compact[..i].to_string(), compact[i..].to_string()),
             None => (compact.to_string(), String::new()),
@@ -129,15 +137,8 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Op
         theme.style(Role::ProgressOverall),
     ));
 
-    let remaining = match (&p.ended, p.steps_remaining) {
-        (Some(e), _) if e.outcome == Outcome::Error => format!("ended: error — {}", e.ending),
-        (Some(_), _) => "done".to_string(),
-        // The way to an ending needs no call: it waits on deep state or the session's end.
-        (None, Some(0)) => "no call left to make".to_string(),
-        (None, _) if p.waiting_for.is_some() => "no call left to make".to_string(),
-        (None, Some(n)) => format!("{ge} {n} step{} to go", if n == 1 { "" } else { "s" }),
-        (None, None) => "no ending reachable".to_string(),
-    };
+    // Worded as the CLI words it.
+    let remaining = crate::report::remaining(p).replace('≥', ge);
     let mut info = vec![
         Span::styled(
             format!("{} highest {:.0}%", g.high, p.highest),

@@ -113,8 +113,11 @@ fn check_types(obj: &Map<String, Value>, at: &str, problems: &mut Vec<String>) {
 /// Problems with a reply to `event`, per the protocol (empty: valid).
 pub fn check_reply(event: &str, exit: Option<i32>, stdout: &str) -> Vec<String> {
     let mut problems = Vec::new();
-    if exit != Some(0) {
-        problems.push(format!("exit code {exit:?}, expected 0"));
+    match exit {
+        Some(0) => {}
+        Some(code) => problems.push(format!("exit code {code}, expected 0")),
+        // No code: a signal ended it (or it never ran: its stderr says why).
+        None => problems.push("killed by a signal (no exit code), expected exit code 0".into()),
     }
     let out = stdout.trim();
     if out.is_empty() {
@@ -304,7 +307,15 @@ mod tests {
         }
         assert_eq!(
             check_reply("PreToolUse", Some(2), ""),
-            vec!["exit code Some(2), expected 0".to_string()]
+            vec!["exit code 2, expected 0".to_string()]
+        );
+        assert_eq!(
+            check_reply("Stop", Some(127), ""),
+            vec!["exit code 127, expected 0".to_string()]
+        );
+        assert_eq!(
+            check_reply("Stop", None, ""),
+            vec!["killed by a signal (no exit code), expected exit code 0".to_string()]
         );
     }
 }

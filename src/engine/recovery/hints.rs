@@ -18,7 +18,9 @@ impl Machine {
         ev: &Event,
         rec: &Recovery,
     ) -> Option<String> {
-        let tool = ev.claude_tool_name();
+        // Named with the input that tells it apart (`odyssean_anchor(stage="bind")`), as the
+        // refusal named it: the tool alone would read as if no input made it legal.
+        let tool = verdict::called_as_judged(self, ev);
         if let Some(path) = &rec.path_to_denied {
             let (last, before) = path
                 .split_last()
@@ -32,8 +34,14 @@ impl Machine {
                     } else {
                         format!(" after: {first_text}")
                     };
+                    // A name that shows its input already says which input fits no step.
+                    let this_input = if tool != verdict::called(ev) {
+                        ""
+                    } else {
+                        " with this input"
+                    };
                     Some(format!(
-                        "{tool} with this input fits no step; {} becomes legal{after}.",
+                        "{tool}{this_input} fits no step; {} becomes legal{after}.",
                         last.tool
                     ))
                 }
@@ -161,14 +169,6 @@ pub fn shown_fact(v: Option<&serde_json::Value>) -> String {
         Some(Value::String(s)) => s.clone(),
         Some(other) => other.to_string(),
     };
-    let one_line: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    if one_line.chars().count() <= SHOWN_FACT_CHARS {
-        return one_line;
-    }
-    let mut cut: String = one_line.chars().take(SHOWN_FACT_CHARS - 1).collect();
-    cut.push('…');
-    cut
+    // An escape sequence goes whole: replacing only its ESC would leave `[31m` in the text.
+    crate::engine::sanitize::clean(&text, SHOWN_FACT_CHARS)
 }
