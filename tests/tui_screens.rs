@@ -336,3 +336,40 @@ fn filtered_timeline_100x30() {
     let m = with_keys("/waypoint");
     insta::assert_snapshot!(text(&draw(&m, &theme("default"), 100, 30)));
 }
+
+/// The `▾ N more` a region's frame carries when its text runs past what it shows.
+fn hidden_rows(line: &str) -> Option<usize> {
+    let (_, rest) = line.split_once("▾ ")?;
+    rest.split_once(" more")?.0.parse().ok()
+}
+
+#[test]
+fn a_region_cut_short_says_how_much_more_there_is() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let th = theme("default");
+    let rule = |m: &Model, title: &str| {
+        text(&draw(m, &th, 40, 20))
+            .lines()
+            .find(|l| l.starts_with(title))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let mut m = model();
+    let before = hidden_rows(&rule(&m, "tools")).expect("the side pane cuts the tools list");
+    assert!(before > 3, "{before}");
+    // Focus the tools region and scroll it three rows: three fewer below.
+    let press = |m: &mut Model, code: KeyCode| {
+        seed::tui::update(
+            m,
+            seed::tui::Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)),
+        );
+    };
+    press(&mut m, KeyCode::BackTab);
+    for _ in 0..3 {
+        press(&mut m, KeyCode::Char('j'));
+    }
+    assert_eq!(hidden_rows(&rule(&m, "tools")), Some(before - 3));
+    // Where the list fits, no mark.
+    let wide = text(&draw(&model(), &th, 160, 48));
+    assert!(!wide.contains(" more ─"), "{wide}");
+}

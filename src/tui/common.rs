@@ -1,6 +1,8 @@
 //! Small pieces every region uses: region frames, bars, glyphs that follow the theme, times.
 
 use jiff::tz::TimeZone;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders};
@@ -116,6 +118,41 @@ pub fn frame<'a>(title: Line<'a>, focused: bool, theme: &'a Theme, chrome: Chrom
         .border_style(border)
         .title(title.style(title_style))
         .style(theme.style(Role::Base))
+}
+
+/// Say on a region's frame that its text runs on past what it shows (`▾ 3 more`), at the
+/// right end of its bottom border (boxed) or of its titled rule (rules): cut text otherwise
+/// reads as if it ended there. `hidden` is how many wrapped rows lie below the region.
+pub fn mark_more(
+    area: Rect,
+    inner: Rect,
+    hidden: usize,
+    theme: &Theme,
+    buf: &mut Buffer,
+    chrome: Chrome,
+) {
+    if hidden == 0 || inner.height == 0 {
+        return;
+    }
+    let arrow = if theme.symbols.bar_full.is_ascii() {
+        "v"
+    } else {
+        "▾"
+    };
+    let text = format!(" {arrow} {hidden} more ");
+    let len = text.chars().count() as u16;
+    let (y, right) = match chrome {
+        Chrome::Boxed => (
+            area.bottom().saturating_sub(1),
+            area.right().saturating_sub(2),
+        ),
+        // No bottom border: on the rule that titles the region, so no text is covered.
+        Chrome::Rule => (area.y, area.right().saturating_sub(1)),
+    };
+    if len + 2 > inner.width {
+        return;
+    }
+    buf.set_string(right - len, y, text, theme.style(Role::Muted));
 }
 
 /// A bar of `width` cells filled to `fraction`, with partial cells when the theme has them.

@@ -9,7 +9,7 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use crate::engine::wording::state_in_tier;
 
-use super::common::{Chrome, frame, glyphs, hms, line, plain_if_ascii};
+use super::common::{Chrome, frame, glyphs, hms, line, mark_more, plain_if_ascii};
 use super::fold::Denial;
 use super::model::{Focus, Model};
 use super::sanitize;
@@ -110,9 +110,12 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Ch
         theme,
         chrome,
     );
-    Paragraph::new(lines(m, theme))
-        .wrap(Wrap { trim: false })
-        .scroll((m.scroll.recovery.min(u16::MAX as usize) as u16, 0))
-        .block(block)
-        .render(area, buf);
+    let inner = block.inner(area);
+    let text = Paragraph::new(lines(m, theme)).wrap(Wrap { trim: false });
+    let scroll = m.scroll.recovery.min(u16::MAX as usize) as u16;
+    let below = text
+        .line_count(inner.width)
+        .saturating_sub(usize::from(scroll) + usize::from(inner.height));
+    text.scroll((scroll, 0)).block(block).render(area, buf);
+    mark_more(area, inner, below, theme, buf, chrome);
 }

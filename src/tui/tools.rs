@@ -14,7 +14,7 @@ use crate::engine::ir::{Enforcement, OffPathPolicy};
 use crate::engine::tool_name::{canonical_tool_name, spell_as_seen};
 use crate::engine::wording::as_calls;
 
-use super::common::{Chrome, cut, frame, line, plain_if_ascii};
+use super::common::{Chrome, cut, frame, line, mark_more, plain_if_ascii};
 use super::model::{Focus, Model};
 use super::sanitize;
 use super::theme::{Role, Theme};
@@ -225,9 +225,12 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Ch
         theme,
         chrome,
     );
-    Paragraph::new(lines(m, theme, block.inner(area).width))
-        .wrap(Wrap { trim: false })
-        .scroll((m.scroll.tools.min(u16::MAX as usize) as u16, 0))
-        .block(block)
-        .render(area, buf);
+    let inner = block.inner(area);
+    let text = Paragraph::new(lines(m, theme, inner.width)).wrap(Wrap { trim: false });
+    let scroll = m.scroll.tools.min(u16::MAX as usize) as u16;
+    let below = text
+        .line_count(inner.width)
+        .saturating_sub(usize::from(scroll) + usize::from(inner.height));
+    text.scroll((scroll, 0)).block(block).render(area, buf);
+    mark_more(area, inner, below, theme, buf, chrome);
 }
