@@ -200,6 +200,21 @@ fn deep_state_constraints_intersect_with_the_railroad() {
     for tool in ["TodoWrite", "Edit"] {
         assert!(!allowed.contains(&tool.to_string()), "{tool}: {allowed:?}");
     }
+    // Every face says what the hook does: neutral calls the constraint refuses are not listed
+    // as neutral, and denied rules are named as the calls they refuse.
+    let st = w.status();
+    for tool in ["TodoWrite", "mcp__seed__how_do_i"] {
+        assert!(
+            !st.neutral.contains(&tool.to_string()),
+            "{tool}: {:?}",
+            st.neutral
+        );
+    }
+    let denied: Vec<&str> = st.denied.iter().map(|d| d.pattern.as_str()).collect();
+    assert!(
+        denied.contains(&"mcp__heaven-subagent__*") && denied.contains(&"mcp__starship__fly"),
+        "{denied:?}"
+    );
     // seed's own tools pass the railroad anywhere (neutral), but a constraint's list still
     // narrows them: who_am_i is not on it, so the context tier (tier 2) refuses it.
     let v = w.gate("mcp__seed__who_am_i");

@@ -2,11 +2,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use std::sync::LazyLock;
+use std::collections::BTreeSet;
+use std::sync::{LazyLock, OnceLock};
 
 use super::event::Event;
 use super::ir::{Chart, StateId, StateKind, Trigger};
-use super::pattern::Pattern;
+use super::pattern::{Pattern, any_server_tool};
 use super::progress::Intervals;
 
 /// What `Machine::new` derives from a chart, kept by hosts that cache compiled charts (the
@@ -26,6 +27,9 @@ pub struct Machine {
     /// the longest to the shortest, then the rest, each group in document order (XState).
     pub(crate) candidates: Vec<Vec<usize>>,
     pub(crate) intervals: Intervals,
+    /// Tools the sequence names on any MCP server (`mcp__*__odyssean_anchor`), found on first
+    /// use: every call through a server asks, and a fold must not rescan the chart each time.
+    any_server: OnceLock<BTreeSet<String>>,
 }
 
 impl Machine {
@@ -44,6 +48,7 @@ impl Machine {
             fingerprint,
             candidates,
             intervals,
+            any_server: OnceLock::new(),
         }
     }
 
@@ -77,6 +82,7 @@ impl Machine {
             fingerprint: parts.fingerprint,
             candidates: parts.candidates,
             intervals: parts.intervals,
+            any_server: OnceLock::new(),
         }
     }
 }
@@ -118,6 +124,24 @@ impl Machine {
             || SEED_TOOLS
                 .as_ref()
                 .is_some_and(|p| p.names_tool(ev, aliases))
+    }
+
+    /// The sequence names `tool` on any MCP server (a pattern or policy `mcp__*__tool`).
+    pub(crate) fn names_on_any_server(&self, tool: &str) -> bool {
+        self.any_server
+            .get_or_init(|| {
+                let chart = &self.chart;
+                let policies = chart.states.iter().flat_map(|s| s.all_policies());
+                chart
+                    .mentioned_patterns()
+                    .into_iter()
+                    .chain(policies.flat_map(|p| p.allow.iter().chain(&p.deny)))
+                    .flat_map(|p| &p.alts)
+                    .filter_map(|a| any_server_tool(&a.glob))
+                    .map(str::to_string)
+                    .collect()
+            })
+            .contains(tool)
     }
 
     /// A state in a region of a parallel root that has no ending (seed 000's context region):

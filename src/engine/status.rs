@@ -65,9 +65,15 @@ impl Machine {
         let reach = self.reach(snap);
         let progress = self.progress_with(snap, &reach);
         let recovery = self.recovery_with(snap, snap.denied.as_ref(), &reach);
-        let mut allowed: Vec<String> = recovery.next.iter().map(|n| n.tool.clone()).collect();
+        // Two next steps can be one call (a skill and its command): each call once.
+        let mut allowed: Vec<String> = Vec::new();
+        for n in &recovery.next {
+            if !allowed.contains(&n.tool) {
+                allowed.push(n.tool.clone());
+            }
+        }
         // `allowed` and `neutral` are calls, as the agent makes them (a rule's alternatives
-        // each a call); `denied` keeps rules as the sequence writes them, with who wrote them.
+        // each a call); `denied` names each rule's calls the same way, with who wrote it.
         let calls = |p| super::wording::calls_seen(p, &snap.servers, &snap.plugins);
         let mut neutral: Vec<String> = Vec::new();
         for c in chart.neutral.iter().flat_map(calls) {
@@ -98,7 +104,7 @@ impl Machine {
             for p in policies().flat_map(|p| &p.deny) {
                 refused.extend(calls(p));
                 let rule = ToolRule {
-                    pattern: p.to_string(),
+                    pattern: super::wording::as_calls_seen(p, &snap.servers, &snap.plugins),
                     by: super::wording::state_in_tier(&st.label, &st.label, &self.tier(sid)),
                 };
                 // A chain of policies denies the same tool for several reasons: one rule.
@@ -113,6 +119,9 @@ impl Machine {
             }
         }
         allowed.retain(|a| !refused.contains(a) && !self.refused_now(snap, a));
+        // Neutral means let through: not a call a policy refuses now (a deep-state
+        // constraint's allow list narrows neutral calls too).
+        neutral.retain(|a| !refused.contains(a) && !self.refused_now(snap, a));
         // A step that lets any call through (seed 001's BOUND `*`): any tool, not a list.
         let any_call = self.atomic_active(snap).into_iter().any(|u| {
             self.transitions_for(u).into_iter().any(|ti| {

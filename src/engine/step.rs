@@ -16,7 +16,6 @@ use serde_json::Value;
 use super::event::{Event, EventKind};
 use super::ir::{StateId, StateKind};
 use super::machine::Machine;
-use super::pattern::any_server_tool;
 use super::snapshot::{Facts, SNAPSHOT_VERSION, Snapshot};
 use super::verdict::{self, Verdict};
 
@@ -273,15 +272,7 @@ impl Machine {
         if snap.servers.get(tool).map(String::as_str) == Some(server) {
             return;
         }
-        let chart = &self.chart;
-        let policies = chart.states.iter().flat_map(|s| s.all_policies());
-        let named = chart
-            .mentioned_patterns()
-            .into_iter()
-            .chain(policies.flat_map(|p| p.allow.iter().chain(&p.deny)))
-            .flat_map(|p| &p.alts)
-            .any(|a| any_server_tool(&a.glob) == Some(tool));
-        if named {
+        if self.names_on_any_server(tool) {
             snap.servers.insert(tool.to_string(), server.to_string());
         }
     }

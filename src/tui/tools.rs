@@ -11,7 +11,7 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use crate::engine::Pattern;
 use crate::engine::ir::{Enforcement, OffPathPolicy};
-use crate::engine::tool_name::{canonical_tool_name, spell_as_seen};
+use crate::engine::tool_name::canonical_tool_name;
 use crate::engine::wording::as_calls;
 
 use super::common::{Chrome, cut, frame, line, mark_more, plain_if_ascii};
@@ -39,14 +39,15 @@ fn key(call: &str) -> String {
     canonical_tool_name(call)
 }
 
-/// The sequence's neutral tools as calls, spelled as this session spells its servers.
+/// The neutral calls now, as `seed status` lists them: spelled as this session spells its
+/// servers, and none a policy refuses now (a deep-state constraint narrows them too).
 fn neutral_calls(m: &Model) -> Vec<String> {
-    let (Some(seq), Some(snap)) = (m.seq(), m.snapshot()) else {
+    let Some(st) = m.status() else {
         return Vec::new();
     };
     let mut out: Vec<String> = Vec::new();
-    for p in &seq.machine.chart.neutral {
-        let c = spell_as_seen(&as_calls(p), &snap.plugins);
+    for n in &st.neutral {
+        let c = as_call(n);
         if !out.contains(&c) {
             out.push(c);
         }
