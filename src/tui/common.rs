@@ -5,7 +5,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 
 use super::theme::{Role, Theme};
 
@@ -118,6 +118,27 @@ pub fn frame<'a>(title: Line<'a>, focused: bool, theme: &'a Theme, chrome: Chrom
         .border_style(border)
         .title(title.style(title_style))
         .style(theme.style(Role::Base))
+}
+
+/// Draw wrapped `text` in `block`, scrolled `scroll` rows down, and mark on the frame how
+/// many rows lie below what it shows (see [`mark_more`]).
+pub fn scrolled_text(
+    text: Paragraph<'_>,
+    block: Block<'_>,
+    scroll: usize,
+    area: Rect,
+    buf: &mut Buffer,
+    theme: &Theme,
+    chrome: Chrome,
+) {
+    let inner = block.inner(area);
+    let text = text.wrap(Wrap { trim: false });
+    let scroll = scroll.min(u16::MAX as usize) as u16;
+    let below = text
+        .line_count(inner.width)
+        .saturating_sub(usize::from(scroll) + usize::from(inner.height));
+    text.scroll((scroll, 0)).block(block).render(area, buf);
+    mark_more(area, inner, below, theme, buf, chrome);
 }
 
 /// Say on a region's frame that its text runs on past what it shows (`▾ 3 more`), at the

@@ -5,11 +5,11 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget, Wrap};
+use ratatui::widgets::Paragraph;
 
 use crate::engine::wording::state_in_tier;
 
-use super::common::{Chrome, frame, glyphs, hms, line, mark_more, plain_if_ascii};
+use super::common::{Chrome, frame, glyphs, hms, line, plain_if_ascii, scrolled_text};
 use super::fold::Denial;
 use super::model::{Focus, Model};
 use super::sanitize;
@@ -110,12 +110,6 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Ch
         theme,
         chrome,
     );
-    let inner = block.inner(area);
-    let text = Paragraph::new(lines(m, theme)).wrap(Wrap { trim: false });
-    let scroll = m.scroll.recovery.min(u16::MAX as usize) as u16;
-    let below = text
-        .line_count(inner.width)
-        .saturating_sub(usize::from(scroll) + usize::from(inner.height));
-    text.scroll((scroll, 0)).block(block).render(area, buf);
-    mark_more(area, inner, below, theme, buf, chrome);
+    let text = Paragraph::new(lines(m, theme));
+    scrolled_text(text, block, m.scroll.recovery, area, buf, theme, chrome);
 }

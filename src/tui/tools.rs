@@ -7,14 +7,14 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget, Wrap};
+use ratatui::widgets::Paragraph;
 
 use crate::engine::Pattern;
 use crate::engine::ir::{Enforcement, OffPathPolicy};
 use crate::engine::tool_name::canonical_tool_name;
 use crate::engine::wording::as_calls;
 
-use super::common::{Chrome, cut, frame, line, mark_more, plain_if_ascii};
+use super::common::{Chrome, cut, frame, line, plain_if_ascii, scrolled_text};
 use super::model::{Focus, Model};
 use super::sanitize;
 use super::theme::{Role, Theme};
@@ -226,12 +226,6 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Ch
         theme,
         chrome,
     );
-    let inner = block.inner(area);
-    let text = Paragraph::new(lines(m, theme, inner.width)).wrap(Wrap { trim: false });
-    let scroll = m.scroll.tools.min(u16::MAX as usize) as u16;
-    let below = text
-        .line_count(inner.width)
-        .saturating_sub(usize::from(scroll) + usize::from(inner.height));
-    text.scroll((scroll, 0)).block(block).render(area, buf);
-    mark_more(area, inner, below, theme, buf, chrome);
+    let text = Paragraph::new(lines(m, theme, block.inner(area).width));
+    scrolled_text(text, block, m.scroll.tools, area, buf, theme, chrome);
 }
