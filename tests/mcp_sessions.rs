@@ -55,10 +55,10 @@ fn mcp_status(home: &Path, caller: &str) -> Value {
 fn the_calling_session_wins_over_the_most_recent_one_on_both_faces() {
     let home = tempfile::tempdir().unwrap();
     let h = home.path();
-    call(h, "sessA", "/work/a", "mcp__seed__who_am_i", "t1");
-    call(h, "sessA", "/work/a", "mcp__seed__what_do_i_do", "t2");
+    call(h, "sessA", "/projects/a", "mcp__seed__who_am_i", "t1");
+    call(h, "sessA", "/projects/a", "mcp__seed__what_do_i_do", "t2");
     // Another project's session, written since.
-    call(h, "sessZ", "/work/z", "mcp__seed__who_am_i", "t1");
+    call(h, "sessZ", "/projects/z", "mcp__seed__who_am_i", "t1");
 
     let a = cli_status(h, Some("sessA"));
     assert_eq!(a["progress"]["overall"], 50.0, "sessA's own progress: {a}");
@@ -95,16 +95,16 @@ fn after_clear_the_successor_in_the_same_project_answers() {
     event(
         h,
         "sessA",
-        "/work/a",
+        "/projects/a",
         "SessionStart",
         json!({"source": "startup"}),
     );
-    call(h, "sessA", "/work/a", "mcp__seed__who_am_i", "t1");
+    call(h, "sessA", "/projects/a", "mcp__seed__who_am_i", "t1");
     // A session of the same project open beside it, started before the /clear.
     event(
         h,
         "sessSide",
-        "/work/a",
+        "/projects/a",
         "SessionStart",
         json!({"source": "startup"}),
     );
@@ -113,21 +113,21 @@ fn after_clear_the_successor_in_the_same_project_answers() {
     event(
         h,
         "sessA",
-        "/work/a",
+        "/projects/a",
         "SessionEnd",
         json!({"reason": "clear"}),
     );
     event(
         h,
         "sessB",
-        "/work/a",
+        "/projects/a",
         "SessionStart",
         json!({"source": "clear"}),
     );
-    call(h, "sessB", "/work/a", "mcp__seed__who_am_i", "t1");
-    call(h, "sessB", "/work/a", "mcp__seed__what_do_i_do", "t2");
+    call(h, "sessB", "/projects/a", "mcp__seed__who_am_i", "t1");
+    call(h, "sessB", "/projects/a", "mcp__seed__what_do_i_do", "t2");
     // Another project's session, written last.
-    call(h, "sessZ", "/work/z", "mcp__seed__who_am_i", "t1");
+    call(h, "sessZ", "/projects/z", "mcp__seed__who_am_i", "t1");
 
     let b = cli_status(h, Some("sessB"));
     assert_eq!(b["progress"]["overall"], 50.0, "{b}");
@@ -145,7 +145,7 @@ fn after_clear_the_successor_in_the_same_project_answers() {
     event(
         h,
         "sessSide",
-        "/work/a",
+        "/projects/a",
         "UserPromptSubmit",
         json!({"prompt": "hi"}),
     );
@@ -154,14 +154,14 @@ fn after_clear_the_successor_in_the_same_project_answers() {
     event(
         h,
         "sessB",
-        "/work/a",
+        "/projects/a",
         "SessionEnd",
         json!({"reason": "resume"}),
     );
     event(
         h,
         "sessA",
-        "/work/a",
+        "/projects/a",
         "SessionStart",
         json!({"source": "resume"}),
     );

@@ -1,9 +1,9 @@
 //! Untrusted text (tool inputs, prompts, reasons, names and descriptions from sequence files,
 //! file paths) made safe for a terminal: every face that prints to one cleans it here.
 //!
-//! ratatui already drops control characters when it writes a cell, but an escape sequence's
-//! printable tail (`[31m`, `]0;title`) would still show; so whole sequences go. Bidi overrides
-//! go too: they can make a command read differently than it runs. JSON output is not cleaned:
+//! The dashboard's terminal library already drops control characters when it writes a cell,
+//! but an escape sequence's printable tail (`[31m`, `]0;title`) would still show; so whole
+//! sequences go. Bidi overrides go too: they can make a command read differently than it runs. JSON output is not cleaned:
 //! serde escapes control characters, and values stay exact.
 //!
 //! Written here rather than taken from a crate: the lock file's only ANSI parser
