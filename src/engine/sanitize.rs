@@ -3,8 +3,8 @@
 //!
 //! The dashboard's terminal library already drops control characters when it writes a cell,
 //! but an escape sequence's printable tail (`[31m`, `]0;title`) would still show; so whole
-//! sequences go. Bidi overrides go too: they can make a command read differently than it runs. JSON output is not cleaned:
-//! serde escapes control characters, and values stay exact.
+//! sequences go. Bidi overrides go too: they can make a command read differently than it runs.
+//! JSON output is not cleaned: serde escapes control characters, and values stay exact.
 //!
 //! Written here rather than taken from a crate: the lock file's only ANSI parser
 //! (`anstyle-parse`, through clap's `anstream`) is a clap internal, not a dependency of ours,
