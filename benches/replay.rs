@@ -2,7 +2,7 @@
 //! and `seed screenshot` do (read, parse, fold, first frame), scrub to random points (p50/p95),
 //! and export one 120x40 frame to SVG and PNG. Targets: ≤ 1 s, ≤ 16 ms, ≤ 50 ms, ≤ 150 ms.
 
-#[path = "../tests/tui_common/mod.rs"]
+#[path = "../tests/support/tui/mod.rs"]
 mod common;
 
 use std::io::Write;

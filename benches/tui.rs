@@ -8,7 +8,7 @@
 //!
 //! `SEED_BENCH_ONLY=first,append,memory,idle` runs some of them.
 
-#[path = "../tests/tui_common/mod.rs"]
+#[path = "../tests/support/tui/mod.rs"]
 mod common;
 
 use std::io::Write;

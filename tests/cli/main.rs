@@ -1,0 +1,12 @@
+//! The command line: help, output, status, validate and lint of files, as a user runs them.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod help;
+mod hostile_text;
+mod lint_files;
+mod output;
+mod status;
+mod status_layers;
+mod validate_paths;

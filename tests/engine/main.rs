@@ -1,0 +1,15 @@
+//! The pure engine: semantics, properties, endings, recovery and the purity of its sources.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod endings;
+mod fold_denials;
+mod lint_never_taken;
+mod props;
+mod props_bands;
+mod purity;
+mod recovery_guards;
+mod recovery_paths;
+mod seed_tools_neutral;
+mod semantics;

@@ -1,0 +1,22 @@
+//! `seed hook` as Claude Code runs it: events, records, the store, failures and security.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod config_trust;
+mod emit_allow;
+mod events;
+mod failures;
+mod fixtures;
+mod foreign_reads;
+mod reader_budget;
+mod reader_secrets;
+mod records;
+mod scrub;
+mod security;
+mod several_sequences;
+mod snapshot_gap;
+mod store;
+mod subagents;
+mod workflow;
+mod write_order;

@@ -1,0 +1,280 @@
+//! `seed doctor`: all good only when seed is installed and every installed command does its
+//! job — a hook that fails open (exit 0, nothing on stdout, `seed: …` on stderr) is a failure
+//! — and, when `.mcp.json` has seed's server, when that server answers `initialize`.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::support::project as project_common;
+use project_common::{Project, bin};
+
+fn install(p: &Project, extra: &[&str]) {
+    let b = bin();
+    let mut args = vec!["install", "--local", "--bin", b.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let (code, out, err) = p.seed_with_path(&args, &[]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+fn doctor(p: &Project) -> (i32, Value, String) {
+    let (code, out, err) = p.seed_with_path(&["doctor", "--json"], &[]);
+    let v = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    let (_, text, _) = p.seed_with_path(&["doctor"], &[]);
+    (code, v, text)
+}
+
+#[test]
+fn nothing_installed_is_a_failure() {
+    let p = Project::new();
+    let (code, report, text) = doctor(&p);
+    assert_eq!(code, 1, "{report}");
+    assert_eq!(report["installed"], false);
+    assert!(text.contains("✗ seed is not installed"), "{text}");
+    assert!(
+        text.trim_end().ends_with("doctor: problems found"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_hook_that_fails_open_is_a_failure() {
+    let p = Project::new();
+    install(&p, &["--sequence", "starlog_initialization"]);
+    assert_eq!(doctor(&p).0, 0, "installed and working");
+    // A project configuration the hook cannot read: every hook answers nothing (fail-open)
+    // and says why on stderr.
+    std::fs::write(p.root().join(".seed.toml"), "sequence = [\n").unwrap();
+    let (code, report, text) = doctor(&p);
+    assert_eq!(code, 1);
+    let checks = report["checks"].as_array().unwrap();
+    assert!(!checks.is_empty());
+    for c in checks {
+        assert_eq!(c["ok"], false, "{c}");
+        let problem = c["problems"][0].as_str().unwrap();
+        assert!(
+            problem.starts_with("seed failed: ") && problem.contains(".seed.toml:1:"),
+            "{problem}"
+        );
+    }
+    assert!(text.contains("seed failed: "), "{text}");
+    // An unknown key is only a warning: the hook still works.
+    std::fs::write(p.root().join(".seed.toml"), "newer_knob = 1\n").unwrap();
+    let (code, report, _) = doctor(&p);
+    assert_eq!(code, 0, "{report}");
+}
+
+/// Every installed command is run with a payload of its own event, each matcher group too: a
+/// typo in the PostToolUse command's `--sequence` or a flag `seed hook` does not take on Stop
+/// fails exactly that check, and doctor exits 1.
+#[test]
+fn every_installed_command_is_checked_for_its_own_event() {
+    let p = Project::new();
+    install(&p, &["--sequence", "starlog_initialization"]);
+    let path = p.root().join(".claude/settings.local.json");
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let command = |v: &mut Value, event: &str| -> String {
+        v["hooks"][event][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let post =
+        command(&mut v, "PostToolUse").replace("starlog_initialization", "starlog_initialisation");
+    let stop = command(&mut v, "Stop").replace(" hook ", " hook --verbose ");
+    v["hooks"]["PostToolUse"][0]["hooks"][0]["command"] = post.clone().into();
+    v["hooks"]["Stop"][0]["hooks"][0]["command"] = stop.clone().into();
+    // A second seed handler, in a group for Bash only: it is run too.
+    let bash = command(&mut v, "PreToolUse");
+    v["hooks"]["PreToolUse"].as_array_mut().unwrap().push(
+        serde_json::json!({ "matcher": "Bash", "hooks": [{ "type": "command", "command": bash }] }),
+    );
+    std::fs::write(&path, v.to_string()).unwrap();
+
+    let (code, report, text) = doctor(&p);
+    assert_eq!(code, 1, "{report}");
+    let checks = report["checks"].as_array().unwrap();
+    assert_eq!(checks.len(), seed::commands::install::HOOK_EVENTS.len() + 1);
+    let failed: Vec<(&str, &str)> = checks
+        .iter()
+        .filter(|c| c["ok"] == false)
+        .map(|c| {
+            (
+                c["event"].as_str().unwrap(),
+                c["problems"][0].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(failed.len(), 2, "{failed:?}");
+    assert!(
+        failed[0].0 == "PostToolUse" && failed[0].1.contains("starlog_initialisation"),
+        "{failed:?}"
+    );
+    assert!(
+        failed[1].0 == "Stop" && failed[1].1.contains("unknown option `--verbose`"),
+        "{failed:?}"
+    );
+    assert!(
+        checks
+            .iter()
+            .any(|c| c["event"] == "PreToolUse" && c["matcher"] == "Bash" && c["ok"] == true),
+        "{report}"
+    );
+    assert!(text.contains("✗ local PostToolUse [*]"), "{text}");
+    assert!(text.contains(&format!("  {stop}")), "{text}");
+    assert!(
+        text.trim_end().ends_with("doctor: problems found"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_mcp_server_is_started_and_answers_initialize() {
+    let p = Project::new();
+    let b = bin();
+    let (code, out, err) = p.seed_with_path(
+        &[
+            "install",
+            "--project",
+            "--mcp",
+            "--bin",
+            b.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, report, text) = doctor(&p);
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["mcp"]["ok"], true, "{report}");
+    assert!(report["mcp"]["ms"].as_f64().unwrap() > 0.0);
+    assert!(text.contains("✓ mcp  initialize"), "{text}");
+    // A server that cannot start fails the check.
+    let (code, _, err) = p.seed_with_path(
+        &[
+            "install",
+            "--project",
+            "--mcp",
+            "--bin",
+            "/nonexistent/seed",
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, report, _) = doctor(&p);
+    assert_eq!(code, 1);
+    assert_eq!(report["mcp"]["ok"], false);
+    assert!(
+        report["mcp"]["problems"][0]
+            .as_str()
+            .unwrap()
+            .contains("cannot start")
+    );
+}
+
+/// Installed as a plugin (no settings file entries): the plugin's `seed hook EVENT` is run
+/// from PATH.
+#[cfg(unix)]
+#[test]
+fn an_enabled_plugin_counts_as_installed() {
+    let p = Project::new();
+    std::fs::write(
+        p.root().join(".claude/settings.json"),
+        "{\"enabledPlugins\": {\"seed@local\": true}}",
+    )
+    .unwrap();
+    let bin_dir = p.dir.path().join("bin");
+    std::fs::create_dir_all(&bin_dir).unwrap();
+    std::os::unix::fs::symlink(bin(), bin_dir.join("seed")).unwrap();
+    let sh_dirs: Vec<PathBuf> = ["/bin", "/usr/bin"].iter().map(PathBuf::from).collect();
+    let mut path: Vec<&Path> = vec![&bin_dir];
+    path.extend(sh_dirs.iter().map(PathBuf::as_path));
+    let (code, out, err) = p.seed_with_path(&["doctor", "--json"], &path);
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(code, 0, "{report}{err}");
+    assert_eq!(
+        (report["installed"].clone(), report["plugin"].clone()),
+        (Value::Bool(true), Value::Bool(true))
+    );
+    assert_eq!(
+        report["checks"].as_array().unwrap().len(),
+        seed::commands::install::HOOK_EVENTS.len()
+    );
+}
+
+/// Every file under `dir` with its content (directories as `/`), for before/after checks.
+fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            let rel = p.strip_prefix(dir).unwrap().to_path_buf();
+            if e.file_type().unwrap().is_dir() {
+                out.push((rel, b"/".to_vec()));
+                todo.push(p);
+            } else {
+                out.push((rel, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The hooks run against the state directory they will really use (not a temporary one), under
+/// a throwaway session whose files are removed afterwards: the directory ends as it was.
+#[test]
+fn doctor_uses_the_real_state_directory_and_leaves_it_as_it_was() {
+    let p = Project::new();
+    install(&p, &["--sequence", "starlog_initialization"]);
+    let state = p.dir.path().join("state");
+    std::fs::create_dir_all(state.join("sessions/real-session")).unwrap();
+    std::fs::write(state.join("sessions/real-session/log.jsonl"), "{}\n").unwrap();
+    std::fs::write(state.join("allowed_tools.seed"), "SomeoneElse\n").unwrap();
+    // seed 000's tool history: the canned PostToolUse runs append to it, and their lines go.
+    std::fs::write(state.join("state.log"), "t0\treal-session\tRead\tok\n").unwrap();
+    let before = tree(&state);
+    let (code, out, err) = p.seed_with_env(&["doctor", "--json"], &[], &[("SEED_HOME", &state)]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        tree(&state),
+        before,
+        "doctor left the state directory as it was"
+    );
+
+    // A fresh state directory is made for the runs and removed again.
+    let fresh = p.dir.path().join("fresh");
+    let (code, out, err) = p.seed_with_env(&["doctor", "--json"], &[], &[("SEED_HOME", &fresh)]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!fresh.exists(), "{:?}", tree(&fresh));
+
+    // A state directory the hook cannot use is a failure doctor reports.
+    let file = p.dir.path().join("not-a-dir");
+    std::fs::write(&file, "").unwrap();
+    let (code, out, _) = p.seed_with_env(&["doctor", "--json"], &[], &[("SEED_HOME", &file)]);
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(code, 1, "{report}");
+    let problem = report["checks"][0]["problems"][0].as_str().unwrap();
+    assert!(problem.contains("not a directory"), "{problem}");
+    assert_eq!(std::fs::read(&file).unwrap(), b"");
+}
+
+/// A hook command the shell cannot find exits 127: the report says so in words, as a number.
+#[cfg(unix)]
+#[test]
+fn a_hook_command_that_is_not_found_reports_its_exit_code() {
+    let p = Project::new();
+    std::fs::write(
+        p.root().join(".claude/settings.json"),
+        "{\"enabledPlugins\": {\"seed@local\": true}}",
+    )
+    .unwrap();
+    // `seed` is not on this PATH: the plugin's `seed hook EVENT` is not found.
+    let sh_dirs: Vec<PathBuf> = ["/bin", "/usr/bin"].iter().map(PathBuf::from).collect();
+    let path: Vec<&Path> = sh_dirs.iter().map(PathBuf::as_path).collect();
+    let (code, out, _) = p.seed_with_path(&["doctor", "--json"], &path);
+    assert_eq!(code, 1, "{out}");
+    let (_, text, _) = p.seed_with_path(&["doctor"], &path);
+    assert!(text.contains("exit code 127, expected 0"), "{text}");
+    assert!(!text.contains("Some("), "{text}");
+}

@@ -1,0 +1,10 @@
+//! `seed install`, `uninstall` and `doctor`: settings files, MCP entries and leftovers.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod basics;
+mod doctor;
+mod files;
+mod leftovers;
+mod mcp;

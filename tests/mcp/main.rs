@@ -1,0 +1,16 @@
+//! `seed mcp`: the protocol and the tools the agent calls.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod add;
+mod add_names;
+mod basics;
+mod content;
+mod handshake;
+mod howto;
+mod in_flight;
+mod plugin;
+mod protocol;
+mod record_names;
+mod sessions;

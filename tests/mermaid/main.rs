@@ -1,0 +1,23 @@
+//! Mermaid statecharts and manifests (seed 002, seed 004): parsing, lints, walks.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod basics;
+mod forks;
+mod hostile;
+mod labels;
+mod lints;
+mod manifest;
+mod manifest_extras;
+mod policy_gates;
+mod progress;
+mod seaam_dna;
+mod seeds;
+mod text;
+mod walk_anchor_seaam;
+mod walk_hope;
+mod walk_hope_consult;
+mod walk_hope_loops;
+mod walk_hope_progress;
+mod walk_hope_routes;

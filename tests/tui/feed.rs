@@ -1,0 +1,181 @@
+//! The feed thread end to end: a session's log read through the real tailer into the model,
+//! with and without the hook's saved snapshot, gives the same dashboard.
+
+use crate::support::tui as common;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use seed::store::record::Record;
+use seed::store::snapshot::{self, SavedSnapshot};
+use seed::store::{log, paths};
+use seed::tui::feed::{self, FeedConfig};
+use seed::tui::{Model, Msg, Seq, SessionInfo, update};
+
+const SESSION: &str = "s-feed";
+
+/// Write `records` as the hook would, with a snapshot covering the first `covered` of them.
+fn session(state: &Path, records: &[Record], covered: usize) -> PathBuf {
+    let path = paths::session_log(state, SESSION);
+    std::fs::create_dir_all(path.parent().expect("dir")).expect("dir");
+    let machine = common::machine(common::SEQUENCE);
+    for r in &records[..covered] {
+        log::append_once(&path, r).expect("append");
+    }
+    let len = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+    let saved = SavedSnapshot {
+        v: snapshot::SAVED_VERSION,
+        sequence: common::SEQUENCE.into(),
+        source: "builtin".into(),
+        fingerprint: machine.fingerprint.clone(),
+        log_len: len,
+        records: covered as u64,
+        snapshot: snapshot::fold(&machine, &records[..covered]),
+    };
+    snapshot::save(
+        &paths::snapshot_path(state, SESSION, common::SEQUENCE),
+        &saved,
+    )
+    .expect("save");
+    snapshot::save_chart(
+        &paths::chart_path(state, SESSION, common::SEQUENCE),
+        &machine.chart,
+    )
+    .expect("chart");
+    for r in &records[covered..] {
+        log::append_once(&path, r).expect("append");
+    }
+    path
+}
+
+fn follow(state: &Path, log: &Path, use_cache: bool, n: usize) -> Model {
+    let machine = common::machine(common::SEQUENCE);
+    let cfg = FeedConfig {
+        generation: 7,
+        state: state.to_path_buf(),
+        session: SESSION.into(),
+        log: Some(log.to_path_buf()),
+        known: vec![(common::SEQUENCE.into(), machine.fingerprint.clone())],
+        use_cache,
+        search_dirs: Vec::new(),
+        readers: Vec::new(),
+        vars: Default::default(),
+        project: None,
+        follow_latest: false,
+        poll: Duration::from_millis(200),
+    };
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let _feed = feed::spawn(cfg, tx).expect("feed");
+    let info = SessionInfo {
+        id: SESSION.into(),
+        source: String::new(),
+    };
+    let mut m = Model::new(info, vec![Seq::new(machine, true)], "default");
+    let start = Instant::now();
+    while m.fold.applied < n || m.loading {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "feed stalled at {}",
+            m.fold.applied
+        );
+        if let Ok((generation, msg)) = rx.try_recv() {
+            assert_eq!(generation, 7);
+            update(&mut m, msg);
+        } else {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+    m
+}
+
+fn rows(m: &Model) -> Vec<String> {
+    m.rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {} {:?} {:?} {} {:?}",
+                m.rows.name(r),
+                m.rows.detail(r),
+                r.kind,
+                r.outcome(usize::MAX),
+                m.rows.lane(r),
+                m.rows.ts(r)
+            )
+        })
+        .collect()
+}
+
+fn same_dashboard(a: &Model, b: &Model) {
+    assert_eq!(a.fold.snaps, b.fold.snaps, "engine state");
+    assert_eq!(a.fold.health, b.fold.health);
+    assert_eq!(a.fold.deep, b.fold.deep);
+    assert_eq!(a.fold.denials, b.fold.denials);
+    assert_eq!(rows(a), rows(b));
+    assert_eq!(a.derived.status, b.derived.status);
+    assert_eq!(a.marks, b.marks);
+}
+
+#[test]
+fn the_snapshot_backlog_path_shows_what_folding_every_record_shows() {
+    let records = common::demo_session().records;
+    let n = records.len();
+    for covered in [n, n / 2, 0] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let log = session(dir.path(), &records, covered);
+        let cached = follow(dir.path(), &log, true, n);
+        let folded = follow(dir.path(), &log, false, n);
+        same_dashboard(&cached, &folded);
+    }
+}
+
+#[test]
+fn appends_after_the_backlog_are_stepped_live() {
+    let records = common::demo_session().records;
+    let n = records.len();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = session(dir.path(), &records[..n - 5], n - 5);
+    let machine = common::machine(common::SEQUENCE);
+    let cfg = FeedConfig {
+        generation: 1,
+        state: dir.path().to_path_buf(),
+        session: SESSION.into(),
+        log: Some(log.clone()),
+        known: vec![(common::SEQUENCE.into(), machine.fingerprint.clone())],
+        use_cache: true,
+        search_dirs: Vec::new(),
+        readers: Vec::new(),
+        vars: Default::default(),
+        project: None,
+        follow_latest: false,
+        poll: Duration::from_millis(200),
+    };
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let _feed = feed::spawn(cfg, tx).expect("feed");
+    let info = SessionInfo {
+        id: SESSION.into(),
+        source: String::new(),
+    };
+    let mut m = Model::new(info, vec![Seq::new(machine.clone(), true)], "default");
+    let mut pump = |m: &mut Model, want: usize| {
+        let start = Instant::now();
+        while m.fold.applied < want || m.loading {
+            assert!(start.elapsed() < Duration::from_secs(20), "stalled");
+            match rx.try_recv() {
+                Ok((_, Msg::LogReset(why))) => panic!("unexpected reset: {why}"),
+                Ok((_, msg)) => {
+                    update(m, msg);
+                }
+                Err(_) => std::thread::sleep(Duration::from_millis(5)),
+            }
+        }
+    };
+    pump(&mut m, n - 5);
+    for r in &records[n - 5..] {
+        log::append_once(&log, r).expect("append");
+    }
+    pump(&mut m, n);
+    assert_eq!(
+        m.fold.snaps[0].as_ref(),
+        Some(&snapshot::fold(&machine, &records))
+    );
+}

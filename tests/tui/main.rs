@@ -1,0 +1,13 @@
+//! The dashboard: model updates, screens, replay, the demo and the docs images.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod demo;
+mod docs_images;
+mod e2e;
+mod feed;
+mod replay;
+mod screens;
+mod sequences;
+mod update;

@@ -1,0 +1,16 @@
+//! Workflow YAML (seed 003): schema, expressions, preconditions, consequences and walks.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod basics;
+mod consequences;
+mod engine;
+mod errors;
+mod expr;
+mod header;
+mod offpath;
+mod preconditions;
+mod skill;
+mod walks;
+mod world_calls;
