@@ -1,0 +1,100 @@
+//! A scenario's transcript, as Claude Code wrote it, through `seed replay` and the dashboard:
+//! the replay must judge every call as the live hook did, and the dashboard must draw it.
+
+use std::io::Write;
+
+use serde_json::Value;
+
+use super::run::Run;
+
+/// Whether `seed replay` reads a transcript's hook refusals as refusals (finding 3 of the
+/// live suite); until it does, `agrees_with_live` checks only the verdicts where a call was
+/// refused.
+pub const REFUSALS_REPLAY: bool = false;
+
+/// `seed replay SOURCE --summary --json [--sequence NAME]` in the scenario's sandbox.
+pub fn summary(run: &Run, source: &str, sequence: Option<&str>) -> Value {
+    let mut args = vec!["replay", source, "--summary", "--json"];
+    if let Some(s) = sequence {
+        args.extend(["--sequence", s]);
+    }
+    let (code, out, err) = run.seed(&args);
+    assert_eq!(code, 0, "seed {args:?} failed: {err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("seed replay --json: {e}: {out}"))
+}
+
+/// The calls a summary denies, as (tool, decision).
+fn denied(s: &Value) -> Vec<(String, String)> {
+    s["denied"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|n| {
+            let f = |k: &str| n[k].as_str().unwrap_or_default().to_string();
+            (f("tool"), f("replayed"))
+        })
+        .collect()
+}
+
+/// The transcript replayed through `sequence` gives the verdicts the hook gave live: the same
+/// decisions for the same calls, no call judged differently from what happened, the same
+/// failed calls, and the same final node.
+pub fn agrees_with_live(run: &Run, sequence: &str) {
+    let log = run.seed_log().display().to_string();
+    let transcript = run.transcript().display().to_string();
+    let live = summary(run, &log, None);
+    let replayed = summary(run, &transcript, Some(sequence));
+    let ctx = format!("live: {live:#}\nreplayed: {replayed:#}");
+    assert_eq!(replayed["verdicts"], live["verdicts"], "{ctx}");
+    assert_eq!(denied(&replayed), denied(&live), "{ctx}");
+    if !REFUSALS_REPLAY && !denied(&live).is_empty() {
+        // Until then a refusal replays as a call that ran and failed: `refusals` shows it.
+        let _ = writeln!(
+            std::io::stderr(),
+            "note: tests/claude_code: the replay of a refused call is checked once finding 3 is fixed"
+        );
+        return;
+    }
+    assert_eq!(
+        replayed["differing"],
+        serde_json::json!([]),
+        "the transcript's calls replay as something other than what happened\n{ctx}"
+    );
+    assert_eq!(
+        replayed["events_by_kind"]["error.tool"], live["events_by_kind"]["error.tool"],
+        "failed calls\n{ctx}"
+    );
+    assert_eq!(replayed["final"], live["final"], "{ctx}");
+}
+
+/// The last frame of `seed tui --replay TRANSCRIPT` as text (`seed screenshot` draws the
+/// dashboard's own views), with what changes from run to run (times, ids, durations, paths)
+/// masked, for a snapshot.
+pub fn last_frame(run: &Run, sequence: &str) -> String {
+    let out = run.root().join("frame.txt");
+    let transcript = run.transcript().display().to_string();
+    let args = [
+        "screenshot",
+        &transcript,
+        "--sequence",
+        sequence,
+        "--at-end",
+        "--size",
+        "100x32",
+        "--format",
+        "txt",
+        "--out",
+        &out.display().to_string(),
+    ];
+    let (code, _, err) = run.seed(&args);
+    assert_eq!(code, 0, "seed screenshot failed: {err}");
+    let text = std::fs::read_to_string(&out).expect("the frame");
+    text.replace(&run.root().display().to_string(), "[tmp]")
+        .replace(&run.session_id()[..23], "[session]")
+}
+
+/// Masks for `last_frame`'s snapshot: clock times and durations.
+pub const FRAME_FILTERS: &[(&str, &str)] = &[
+    (r"\d{2}:\d{2}:\d{2}", "[hh:mm:ss]"),
+    (r" +\d+(\.\d+)?m?s│", " [ms]│"),
+];
