@@ -30,10 +30,7 @@ impl Machine {
                 let outside = always().any(|p| {
                     !p.allow.is_empty()
                         && !p.allow.iter().any(|a| a.names_tool(&probe, &chart.aliases))
-                }) && !chart
-                    .neutral
-                    .iter()
-                    .any(|n| n.names_tool(&probe, &chart.aliases));
+                }) && !self.is_neutral(&probe);
                 if denied || outside {
                     out.push(Lint::error(
                         "tool-never-allowed",

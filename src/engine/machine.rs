@@ -108,22 +108,38 @@ fn candidate_order(chart: &Chart) -> Vec<Vec<usize>> {
     candidates
 }
 
-/// seed's own tools (`mcp__seed__status`, `recovery`, `what_do_i_do`, … in any spelling,
-/// the plugin's included).
-static SEED_TOOLS: LazyLock<Option<Pattern>> = LazyLock::new(|| Pattern::parse("seed.*").ok());
+/// Calls neutral in every sequence: seed's own tools (`mcp__seed__status`, `recovery`,
+/// `what_do_i_do`, … in any spelling, the plugin's included), Claude Code's tool loading
+/// (`ToolSearch`) and the agent's todo list (`TodoWrite`, or the task list that replaces it).
+static ALWAYS_NEUTRAL: LazyLock<Option<Pattern>> = LazyLock::new(|| {
+    Pattern::parse("seed.*|ToolSearch|TodoWrite|TaskCreate|TaskUpdate|TaskList|TaskGet").ok()
+});
+
+/// Claude Code's tool loading: it fetches a deferred tool's schema, so refusing it would lock
+/// the agent out of every MCP tool a step or policy allows.
+static LOADS_TOOLS: LazyLock<Option<Pattern>> = LazyLock::new(|| Pattern::parse("ToolSearch").ok());
 
 impl Machine {
-    /// `ev` is neutral here: the sequence's neutral list names it, or it is one of seed's own
-    /// tools. Those only inform the agent (or, for `add_to_seed`, write a new sequence file
-    /// and never the active one), and refusals tell the agent to call them: in no sequence is
-    /// `recovery` itself refused. A policy denying one by name still does, and a step that
-    /// names one still advances (the gate checks both first).
+    /// `ev` is neutral here: the sequence's neutral list names it, or it is one of the calls
+    /// neutral everywhere (`ALWAYS_NEUTRAL`). seed's tools only inform the agent (or, for
+    /// `add_to_seed`, write a new sequence file and never the active one), and refusals tell
+    /// the agent to call them: in no sequence is `recovery` itself refused. Claude Code's own
+    /// bookkeeping moves nothing a sequence tracks. A policy denying one by name still does,
+    /// and a step that names one still advances (the gate checks both first).
     pub fn is_neutral(&self, ev: &Event) -> bool {
         let aliases = &self.chart.aliases;
         self.chart.neutral.iter().any(|p| p.names_tool(ev, aliases))
-            || SEED_TOOLS
+            || ALWAYS_NEUTRAL
                 .as_ref()
                 .is_some_and(|p| p.names_tool(ev, aliases))
+    }
+
+    /// `ev` loads tool schemas (`ToolSearch`): neutral even under a deep-state constraint's
+    /// list, which narrows the calls that do work, not the loading of the ones it allows.
+    pub(crate) fn loads_tools(&self, ev: &Event) -> bool {
+        LOADS_TOOLS
+            .as_ref()
+            .is_some_and(|p| p.names_tool(ev, &self.chart.aliases))
     }
 
     /// The sequence names `tool` on any MCP server (a pattern or policy `mcp__*__tool`).

@@ -3,6 +3,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod claude_code_tools_neutral;
 mod endings;
 mod fold_denials;
 mod lint_never_taken;

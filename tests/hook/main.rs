@@ -3,6 +3,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod claude_code_live;
 mod config_trust;
 mod emit_allow;
 mod events;

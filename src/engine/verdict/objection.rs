@@ -98,7 +98,7 @@ fn excludes<'a>(
     neutral: bool,
 ) -> Option<Objection<'a>> {
     let aliases = &m.chart.aliases;
-    let exempt = neutral && !m.is_monitor(sid);
+    let exempt = neutral && (!m.is_monitor(sid) || m.loads_tools(ev));
     if exempt {
         return None;
     }
