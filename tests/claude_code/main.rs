@@ -31,4 +31,13 @@
 
 mod harness;
 
+mod advise;
+mod context;
+mod doctor;
+mod failures;
+mod hope;
+mod mcp_tools;
+mod odyssean;
 mod refusal;
+mod stop;
+mod subagents;

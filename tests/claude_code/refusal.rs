@@ -66,3 +66,31 @@ fn a_refused_call_names_the_next_call_and_that_call_then_succeeds() {
         insta::assert_snapshot!(replay::last_frame(&run, "note_first"));
     });
 }
+
+#[test]
+#[ignore = "finding 3: waits for its fix"]
+fn a_transcripts_refusal_replays_as_a_refusal_not_a_failed_run() {
+    let Some(s) = Scenario::new() else { return };
+    let note = s.project().join("note.md");
+    let run = s
+        .file(".seed/sequences/note_first.json", NOTE_FIRST)
+        .sequence("note_first")
+        .prompt("Write the note.")
+        .model([
+            Turn::tool("Bash", json!({"command": "echo ran"})),
+            Turn::tool("Write", json!({"file_path": note, "content": "plan\n"})),
+            Turn::text("Done."),
+        ])
+        .run();
+    assert!(run.result(0).is_error);
+
+    replay::refusals_agree_with_live(&run, "note_first");
+    let transcript = run.transcript().display().to_string();
+    let replayed = replay::summary(&run, &transcript, Some("note_first"));
+    assert_eq!(replayed["denied"][0]["recorded"], "deny", "{replayed:#}");
+    assert_eq!(
+        replayed["events_by_kind"].get("error.tool"),
+        None,
+        "{replayed:#}"
+    );
+}

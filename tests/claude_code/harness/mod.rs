@@ -6,6 +6,7 @@
 
 pub mod anchor_mcp;
 pub mod cli;
+pub mod interactive;
 pub mod model;
 pub mod replay;
 pub mod run;
@@ -32,6 +33,7 @@ pub const ALLOWED: &str =
 pub struct Scenario {
     pub claude: cli::Claude,
     dir: tempfile::TempDir,
+    model: model::Model,
     main: Script,
     subagents: BTreeMap<String, Script>,
     prompts: Vec<String>,
@@ -51,6 +53,7 @@ impl Scenario {
         Some(Scenario {
             claude,
             dir,
+            model: model::Model::start(),
             main: Script::default(),
             subagents: BTreeMap::new(),
             prompts: Vec::new(),
@@ -106,6 +109,26 @@ impl Scenario {
         self
     }
 
+    /// The test MCP server `anchor` in the project's `.mcp.json`, approved in
+    /// `.claude/settings.local.json` as a user approves it.
+    pub fn anchor_in_project_mcp_json(self) -> Scenario {
+        let servers = json!({"mcpServers": {"anchor": anchor_mcp::config(&self.model.url())}});
+        let s = self.file(".mcp.json", &servers.to_string());
+        s.settings(|v| v["enableAllProjectMcpServers"] = json!(true))
+    }
+
+    /// Changes the project's `.claude/settings.local.json` (after `seed install` wrote it).
+    pub fn settings(self, change: impl FnOnce(&mut Value)) -> Scenario {
+        let path = self.project().join(".claude/settings.local.json");
+        let mut v: Value = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_else(|| json!({}));
+        change(&mut v);
+        let text = serde_json::to_string_pretty(&v).expect("settings");
+        self.file(".claude/settings.local.json", &text)
+    }
+
     /// `--allowedTools` (default: [`ALLOWED`]).
     pub fn allowed_tools(mut self, list: &str) -> Scenario {
         self.allowed = list.to_string();
@@ -133,7 +156,7 @@ impl Scenario {
 
     /// Runs Claude Code in print mode until the last prompt's result.
     pub fn run(self) -> Run {
-        let model = model::Model::start(self.main.clone(), self.subagents.clone());
+        self.model.script(self.main.clone(), self.subagents.clone());
         let mut args: Vec<String> = vec![
             "-p".into(),
             "--input-format".into(),
@@ -144,13 +167,24 @@ impl Scenario {
             "--allowedTools".into(),
             self.allowed.clone(),
         ];
-        if let Some(config) = self.mcp_config(&model.url()) {
+        if let Some(config) = self.mcp_config() {
             args.extend(["--mcp-config".into(), config.display().to_string()]);
         }
-        run::print_mode(self, model, args)
+        run::print_mode(self, args)
     }
 
-    fn mcp_config(&self, base_url: &str) -> Option<PathBuf> {
+    /// Runs Claude Code interactively under tmux with `args` (see `interactive::run`).
+    pub fn run_interactive(
+        self,
+        args: &[&str],
+        on_screen: &dyn Fn(&interactive::Terminal, &str) -> bool,
+    ) -> Run {
+        self.model.script(self.main.clone(), self.subagents.clone());
+        interactive::run(self, args, on_screen)
+    }
+
+    fn mcp_config(&self) -> Option<PathBuf> {
+        let base_url = self.model.url();
         let mut servers = serde_json::Map::new();
         if let Some(args) = &self.seed_mcp {
             let mut a = vec![json!("mcp")];
@@ -158,7 +192,7 @@ impl Scenario {
             servers.insert("seed".into(), json!({"command": SEED, "args": a}));
         }
         if self.anchor_mcp {
-            servers.insert("anchor".into(), anchor_mcp::config(base_url));
+            servers.insert("anchor".into(), anchor_mcp::config(&base_url));
         }
         if servers.is_empty() {
             return None;
@@ -171,8 +205,8 @@ impl Scenario {
 
     /// The environment of every process of the scenario: nothing of the runner's leaks in, and
     /// nothing leaves the loopback.
-    fn env(&self, base_url: &str) -> Vec<(String, String)> {
-        env_for(self.dir.path(), &self.project(), base_url)
+    fn env(&self) -> Vec<(String, String)> {
+        env_for(self.dir.path(), &self.project(), &self.model.url())
     }
 }
 

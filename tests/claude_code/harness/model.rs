@@ -133,19 +133,11 @@ pub struct Model {
 }
 
 impl Model {
-    pub fn start(main: Script, subagents: BTreeMap<String, Script>) -> Model {
+    /// Starts serving; the scripts come with `script` (until then every turn is an overrun).
+    pub fn start() -> Model {
         let server = Arc::new(Server::http("127.0.0.1:0").expect("bind the model stand-in"));
         let port = server.server_addr().to_ip().expect("an IP address").port();
-        let subagents = subagents
-            .into_iter()
-            .enumerate()
-            .map(|(i, (marker, s))| (marker, s.numbered(&format!("sub{i}"))))
-            .collect();
-        let state = Arc::new(Mutex::new(State {
-            main: main.numbered("main"),
-            subagents,
-            ..State::default()
-        }));
+        let state = Arc::new(Mutex::new(State::default()));
         let (srv, st) = (Arc::clone(&server), Arc::clone(&state));
         let thread = thread::spawn(move || {
             for mut req in srv.incoming_requests() {
@@ -171,6 +163,17 @@ impl Model {
             thread: Some(thread),
             port,
         }
+    }
+
+    /// The conversations' scripts; tool calls get their ids here.
+    pub fn script(&self, main: Script, subagents: BTreeMap<String, Script>) {
+        let mut st = self.state.lock().expect("model state");
+        st.main = main.numbered("main");
+        st.subagents = subagents
+            .into_iter()
+            .enumerate()
+            .map(|(i, (marker, s))| (marker, s.numbered(&format!("sub{i}"))))
+            .collect();
     }
 
     pub fn url(&self) -> String {

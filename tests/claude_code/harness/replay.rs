@@ -40,6 +40,15 @@ fn denied(s: &Value) -> Vec<(String, String)> {
 /// decisions for the same calls, no call judged differently from what happened, the same
 /// failed calls, and the same final node.
 pub fn agrees_with_live(run: &Run, sequence: &str) {
+    check(run, sequence, REFUSALS_REPLAY);
+}
+
+/// `agrees_with_live` for a session with refusals, whatever `REFUSALS_REPLAY` says.
+pub fn refusals_agree_with_live(run: &Run, sequence: &str) {
+    check(run, sequence, true);
+}
+
+fn check(run: &Run, sequence: &str, refusals: bool) {
     let log = run.seed_log().display().to_string();
     let transcript = run.transcript().display().to_string();
     let live = summary(run, &log, None);
@@ -47,7 +56,7 @@ pub fn agrees_with_live(run: &Run, sequence: &str) {
     let ctx = format!("live: {live:#}\nreplayed: {replayed:#}");
     assert_eq!(replayed["verdicts"], live["verdicts"], "{ctx}");
     assert_eq!(denied(&replayed), denied(&live), "{ctx}");
-    if !REFUSALS_REPLAY && !denied(&live).is_empty() {
+    if !refusals && !denied(&live).is_empty() {
         // Until then a refusal replays as a call that ran and failed: `refusals` shows it.
         let _ = writeln!(
             std::io::stderr(),
@@ -97,4 +106,6 @@ pub fn last_frame(run: &Run, sequence: &str) -> String {
 pub const FRAME_FILTERS: &[(&str, &str)] = &[
     (r"\d{2}:\d{2}:\d{2}", "[hh:mm:ss]"),
     (r" +\d+(\.\d+)?m?s│", " [ms]│"),
+    // A subagent's lane is the start of its id.
+    (r"\] [0-9a-f]{6}┊", "] [agent]┊"),
 ];

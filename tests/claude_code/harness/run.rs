@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::cli::Slot;
-use super::model::{Model, Request, Script};
+use super::model::{Request, Script};
 use super::{Scenario, texts};
 
 /// How long one print-mode session may take before the test fails (rather than hang).
@@ -26,6 +26,8 @@ pub struct Run {
     /// Claude Code's stream-json output, one value per line.
     pub output: Vec<Value>,
     pub stderr: String,
+    /// From starting Claude Code to its exit.
+    pub elapsed: Duration,
     pub main: Script,
     pub subagents: BTreeMap<String, Script>,
 }
@@ -37,13 +39,13 @@ pub struct ToolResult {
     pub is_error: bool,
 }
 
-pub(super) fn print_mode(s: Scenario, model: Model, args: Vec<String>) -> Run {
+pub(super) fn print_mode(s: Scenario, args: Vec<String>) -> Run {
     let _slot = Slot::take();
     let project = s.project();
     let mut child = Command::new(&s.claude.path)
         .args(&args)
         .env_clear()
-        .envs(s.env(&model.url()))
+        .envs(s.env())
         .current_dir(&project)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -103,15 +105,24 @@ pub(super) fn print_mode(s: Scenario, model: Model, args: Vec<String>) -> Run {
     }
     let _ = child.wait();
     let stderr = err_reader.join().unwrap_or_default();
+    finish(s, output, stderr, start)
+}
+
+/// The run of a scenario whose Claude Code has ended.
+pub(super) fn finish(s: Scenario, output: Vec<Value>, stderr: String, start: Instant) -> Run {
+    let Scenario {
+        model, dir, claude, ..
+    } = s;
     let (main, subagents) = model.scripts();
     let run = Run {
-        version: s.claude.version.clone(),
+        version: claude.version,
         requests: model.requests(),
         output,
         stderr,
+        elapsed: start.elapsed(),
         main,
         subagents,
-        dir: s.dir,
+        dir,
     };
     if let Some(dir) = std::env::var_os("SEED_CC_DUMP") {
         run.save(Path::new(&dir));
@@ -184,16 +195,16 @@ impl Run {
         })
     }
 
-    /// The user-side texts of the main conversation as the model last saw it: prompts, hook
-    /// context blocks and tool results, one per entry.
-    pub fn user_texts(&self) -> Vec<String> {
+    /// What the main conversation was sent besides the model's own turns, as the model last
+    /// saw it: prompts, hook context and feedback, tool results (one entry per block).
+    pub fn sent_texts(&self) -> Vec<String> {
         let mut out = Vec::new();
         for m in self.last_main()["messages"]
             .as_array()
             .into_iter()
             .flatten()
         {
-            if m["role"] != "user" {
+            if m["role"] == "assistant" {
                 continue;
             }
             match &m["content"] {
@@ -209,9 +220,9 @@ impl Run {
         out
     }
 
-    /// The user-side texts that contain `needle`.
-    pub fn user_texts_with(&self, needle: &str) -> Vec<String> {
-        self.user_texts()
+    /// The texts sent that contain `needle`.
+    pub fn sent_texts_with(&self, needle: &str) -> Vec<String> {
+        self.sent_texts()
             .into_iter()
             .filter(|t| t.contains(needle))
             .collect()
@@ -235,13 +246,19 @@ impl Run {
             .collect()
     }
 
-    /// The session id Claude Code gave the session.
+    /// The session id Claude Code gave the session (from its output, else the one session
+    /// seed recorded).
     pub fn session_id(&self) -> String {
-        self.output
-            .iter()
-            .find_map(|v| v["session_id"].as_str())
+        if let Some(id) = self.output.iter().find_map(|v| v["session_id"].as_str()) {
+            return id.to_string();
+        }
+        std::fs::read_dir(self.root().join("seed/sessions"))
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .map(|d| d.file_name().to_string_lossy().into_owned())
+            .next()
             .unwrap_or_else(|| panic!("no session id\n{}", self.dump()))
-            .to_string()
     }
 
     pub fn root(&self) -> &Path {

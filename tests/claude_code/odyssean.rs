@@ -1,0 +1,87 @@
+//! The odyssean anchor against a small MCP server that offers `odyssean_anchor`: no work
+//! before the binding, every refusal names a call the model can make, and the walk to BOUND.
+
+use serde_json::json;
+
+use crate::harness::{Scenario, Turn, replay};
+
+fn anchor(stage: &str) -> Turn {
+    let mut input = json!({"stage": stage});
+    if stage == "init" {
+        input = json!({"stage": "init", "role": "tester", "tier": "LITE", "topic": "suite"});
+    } else if stage != "init" {
+        input["payload"] = json!("===IDENTITY=== BIND ===END===");
+    }
+    Turn::tool("mcp__anchor__odyssean_anchor", input)
+}
+
+#[test]
+#[ignore = "finding 1: waits for its fix"]
+fn the_anchor_walk_binds_the_agent_before_any_work() {
+    let Some(s) = Scenario::new() else { return };
+    let run = s
+        .sequence("odyssean_anchor")
+        .anchor_mcp()
+        .prompt("Bind, then work.")
+        .model([
+            Turn::tool(
+                "ToolSearch",
+                json!({"query": "select:mcp__anchor__odyssean_anchor"}),
+            ),
+            anchor("init"),
+            anchor("commit_identity"),
+            anchor("bind"),
+            Turn::tool("Bash", json!({"command": "echo working"})),
+            Turn::text("Bound and working."),
+        ])
+        .run();
+
+    assert!(!run.result(0).is_error, "ToolSearch: {:?}", run.result(0));
+    for (turn, stage) in [(1, "init"), (2, "commit_identity"), (3, "bind")] {
+        let r = run.result(turn);
+        assert_eq!(
+            (r.text.as_str(), r.is_error),
+            (format!("anchored: {stage}").as_str(), false)
+        );
+    }
+    assert_eq!(run.result(4).text, "working");
+    let calls = run
+        .requests
+        .iter()
+        .filter(|r| r.conversation == "mcp" && r.body["method"] == "tools/call")
+        .count();
+    assert_eq!(calls, 3, "the server saw the three stages");
+    let (_, status, _) = run.seed(&["status", "--session", &run.session_id(), "--json"]);
+    assert!(status.contains("BOUND"), "{status}");
+
+    replay::agrees_with_live(&run, "odyssean_anchor");
+    insta::with_settings!({filters => replay::FRAME_FILTERS.to_vec()}, {
+        insta::assert_snapshot!(replay::last_frame(&run, "odyssean_anchor"));
+    });
+}
+
+#[test]
+#[ignore = "finding 7: waits for its fix"]
+fn before_the_binding_a_refusal_names_the_anchor_as_the_model_calls_it() {
+    let Some(s) = Scenario::new() else { return };
+    let run = s
+        .sequence("odyssean_anchor")
+        // The server as a user configures it: in the project's .mcp.json, approved.
+        .anchor_in_project_mcp_json()
+        .prompt("Run the tests.")
+        .model([
+            Turn::tool("Bash", json!({"command": "echo working"})),
+            Turn::text("I need a work permit first."),
+        ])
+        .run();
+
+    let refused = run.result(0);
+    assert!(refused.is_error, "{refused:?}");
+    assert!(
+        refused
+            .text
+            .contains("mcp__anchor__odyssean_anchor(stage=\"init\""),
+        "the refusal must name the tool the session has: {}",
+        refused.text
+    );
+}
