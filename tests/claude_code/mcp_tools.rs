@@ -6,7 +6,6 @@ use serde_json::json;
 use crate::harness::{Scenario, Turn, replay};
 
 #[test]
-#[ignore = "finding 1: waits for its fix"]
 fn toolsearch_loads_seeds_tools_where_the_sequence_starts_with_them() {
     let Some(s) = Scenario::new() else { return };
     let run = s
