@@ -147,7 +147,7 @@ pub fn add_to_seed(ctx: &McpContext, args: &Map<String, Value>) -> Result<ToolOu
     // was asked for and refused.
     Ok(ToolOutput {
         text: out,
-        structured,
+        structured: Some(structured),
         is_error: !ok || refused.is_some(),
     })
 }

@@ -80,7 +80,7 @@ impl ServerHandler for SeedServer {
                 } else {
                     CallToolResult::success(content)
                 };
-                result.structured_content = Some(out.structured);
+                result.structured_content = out.structured;
                 Ok(result.into())
             }
             // An unknown tool is a protocol error; arguments that do not fit a known tool are

@@ -34,9 +34,10 @@ fn session_args() -> Value {
 pub const SERVER: &str = "seed";
 
 /// One of seed's own tools for `how_do_i`: what it does and its arguments. `called` is the
-/// tool as the agent calls it (`mcp__seed__status`, or the plugin's spelling).
+/// tool as the agent calls it (`mcp__seed__status`, or the plugin's spelling). `json` is left
+/// out: it is for programs, and the model reads text.
 pub fn help(name: &str, called: &str) -> Option<String> {
-    let spec = specs().into_iter().find(|s| s.name == name)?;
+    let spec = base_specs().into_iter().find(|s| s.name == name)?;
     let mut text = format!(
         "`{called}` is seed's own tool `{name}`: {}\n",
         spec.description
@@ -58,7 +59,24 @@ pub fn help(name: &str, called: &str) -> Option<String> {
     Some(text)
 }
 
+/// The `json` argument every tool takes: the model reads text, a program may ask for the
+/// object `--json` prints.
+fn json_arg() -> Value {
+    json!({ "type": "boolean", "description": "Answer with the JSON object the CLI's --json prints (as structuredContent and as the text) instead of the text (default false)" })
+}
+
+/// Every spec with the `json` argument added to its properties.
 pub fn specs() -> Vec<ToolSpec> {
+    let mut specs = base_specs();
+    for s in &mut specs {
+        if let Some(props) = s.schema["properties"].as_object_mut() {
+            props.insert("json".into(), json_arg());
+        }
+    }
+    specs
+}
+
+fn base_specs() -> Vec<ToolSpec> {
     vec![
         ToolSpec {
             name: "status",

@@ -12,12 +12,13 @@ use crate::commands::{self, sequences, validate, view as status};
 use crate::engine::{Machine, Snapshot};
 use crate::report;
 
-/// What a tool returns: text for the model plus the same data as structured content.
-/// `is_error` marks a result the CLI would report with exit code 1.
+/// What a tool returns: the text the CLI prints, and the object its `--json` prints, which
+/// goes out only when the call asks for it (`json: true`, see `call`). `is_error` marks a
+/// result the CLI would report with exit code 1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolOutput {
     pub text: String,
-    pub structured: Value,
+    pub structured: Option<Value>,
     pub is_error: bool,
 }
 
@@ -25,9 +26,23 @@ impl ToolOutput {
     pub fn ok(text: String, structured: Value) -> ToolOutput {
         ToolOutput {
             text,
-            structured,
+            structured: Some(structured),
             is_error: false,
         }
+    }
+
+    /// The answer in the form the call asked for. Claude Code hands the model a result's
+    /// `structuredContent` instead of its text, so the text alone goes out by default; with
+    /// `json` the object goes out as structured content, and as its text (MCP asks for both).
+    fn in_form(mut self, json: bool) -> ToolOutput {
+        match self.structured.take().filter(|_| json) {
+            Some(v) => {
+                self.text = serde_json::to_string_pretty(&v).unwrap_or_else(|_| v.to_string());
+                self.structured = Some(v);
+            }
+            None => self.structured = None,
+        }
+        self
     }
 }
 
@@ -67,11 +82,19 @@ pub(super) fn str_arg(args: &Map<String, Value>, key: &str) -> Result<Option<Str
     }
 }
 
+fn bool_arg(args: &Map<String, Value>, key: &str) -> Result<bool, ToolError> {
+    match args.get(key) {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(other) => Err(ToolError::InvalidParams(format!(
+            "`{key}` must be a boolean, got {}",
+            params::kind(other)
+        ))),
+    }
+}
+
 fn check_keys(args: &Map<String, Value>, allowed: &[&str]) -> Result<(), ToolError> {
     match args.keys().find(|k| !allowed.contains(&k.as_str())) {
-        Some(k) if allowed.is_empty() => Err(ToolError::InvalidParams(format!(
-            "unknown argument `{k}`: this tool takes none"
-        ))),
         Some(k) => Err(ToolError::InvalidParams(format!(
             "unknown argument `{k}`: expected {}",
             allowed.join(", ")
@@ -122,6 +145,8 @@ fn paths_arg(args: &Map<String, Value>) -> Result<Vec<PathBuf>, ToolError> {
     }
 }
 
+/// Every tool's answer: the text the CLI prints, or with `json: true` the object its `--json`
+/// prints (as structured content and as text).
 pub fn call(
     ctx: &McpContext,
     name: &str,
@@ -129,14 +154,23 @@ pub fn call(
 ) -> Result<ToolOutput, ToolError> {
     match name {
         "status" | "recovery" | "who_am_i" | "what_do_i_do" => {
-            check_keys(args, &["session", "sequence"])?
+            check_keys(args, &["session", "sequence", "json"])?
         }
-        "how_do_i" => check_keys(args, &["component", "session", "sequence"])?,
-        "validate" => check_keys(args, &["paths"])?,
-        "sequences" => check_keys(args, &[])?,
-        "add_to_seed" => check_keys(args, &["file_name", "text", "manifest", "write"])?,
+        "how_do_i" => check_keys(args, &["component", "session", "sequence", "json"])?,
+        "validate" => check_keys(args, &["paths", "json"])?,
+        "sequences" => check_keys(args, &["json"])?,
+        "add_to_seed" => check_keys(args, &["file_name", "text", "manifest", "write", "json"])?,
         other => return Err(ToolError::UnknownTool(other.to_string())),
     }
+    let json = bool_arg(args, "json")?;
+    answer(ctx, name, args).map(|out| out.in_form(json))
+}
+
+fn answer(
+    ctx: &McpContext,
+    name: &str,
+    args: &Map<String, Value>,
+) -> Result<ToolOutput, ToolError> {
     match name {
         "status" => {
             let (m, snap) = view(ctx, args)?;
@@ -167,7 +201,7 @@ pub fn call(
                 serde_json::to_value(&reports).map_err(|e| ToolError::Failed(e.to_string()))?;
             Ok(ToolOutput {
                 text: validate::render_text(&reports),
-                structured: json!({ "files": structured }),
+                structured: Some(json!({ "files": structured })),
                 is_error: validate::failed(&reports),
             })
         }

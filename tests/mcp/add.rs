@@ -8,10 +8,6 @@ use std::path::Path;
 use mcp_common::{Client, text};
 use serde_json::{Value, json};
 
-fn structured(answer: &Value) -> &Value {
-    &answer["result"]["structuredContent"]
-}
-
 #[test]
 fn add_to_seed_explains_checks_and_writes_only_when_asked() {
     let home = tempfile::tempdir().unwrap();
@@ -20,21 +16,17 @@ fn add_to_seed_explains_checks_and_writes_only_when_asked() {
     let help = text(&c.call("add_to_seed", json!({})));
     assert!(help.contains("seed validate"), "{help}");
     let proposal = r#"{"name": "mine", "tool_transitions": {"a": {"next_allowed": ["b"]}}}"#;
-    let checked = c.call(
-        "add_to_seed",
-        json!({"file_name": "mine.json", "text": proposal}),
-    );
-    assert_eq!(structured(&checked)["valid"], true, "{checked}");
-    assert_eq!(checked["result"]["isError"], false);
+    let args = json!({"file_name": "mine.json", "text": proposal});
+    let checked = c.call("add_to_seed", args.clone());
+    assert_eq!(checked["result"]["isError"], false, "{checked}");
+    assert_eq!(c.structured("add_to_seed", args)["valid"], true);
     assert!(
         !home.path().join("sequences/mine.json").exists(),
         "nothing written unless asked"
     );
-    let broken = c.call(
-        "add_to_seed",
-        json!({"file_name": "bad.json", "text": "{\"name\": 1}", "write": true}),
-    );
-    assert_eq!(structured(&broken)["valid"], false);
+    let args = json!({"file_name": "bad.json", "text": "{\"name\": 1}", "write": true});
+    let broken = c.call("add_to_seed", args.clone());
+    assert_eq!(c.structured("add_to_seed", args)["valid"], false);
     assert_eq!(
         broken["result"]["isError"], true,
         "as `seed validate` exits 1"
@@ -77,12 +69,8 @@ fn add_to_seed_never_overwrites_shadows_or_replaces_a_running_sequence() {
         .success();
     let mut c = Client::start_with(home.path(), None, &[("SEED_SEQUENCE", Some("house_rules"))]);
     let sequences = home.path().join("sequences");
-    let save = |c: &mut Client, file: &str, text: &str| {
-        c.call(
-            "add_to_seed",
-            json!({"file_name": file, "text": text, "write": true}),
-        )
-    };
+    let args = |file: &str, text: &str| json!({"file_name": file, "text": text, "write": true});
+    let save = |c: &mut Client, file: &str, text: &str| c.call("add_to_seed", args(file, text));
 
     let mine = save(&mut c, "mine.json", &flow("mine"));
     assert_eq!(mine["result"]["isError"], false, "{mine}");
@@ -147,19 +135,17 @@ fn add_to_seed_never_overwrites_shadows_or_replaces_a_running_sequence() {
     ];
     for (file, proposal, why) in refusals {
         let answer = save(&mut c, file, &proposal);
-        let valid = structured(&answer)["valid"] == true;
         assert_eq!(answer["result"]["isError"], true, "{file}: {answer}");
-        if valid {
+        // Refused, so asking again for the JSON answer writes nothing either.
+        let structured = c.structured("add_to_seed", args(file, &proposal));
+        if structured["valid"] == true {
             assert!(
-                structured(&answer)["refused"]
-                    .as_str()
-                    .unwrap()
-                    .contains(why),
+                structured["refused"].as_str().unwrap().contains(why),
                 "{file}: {answer}"
             );
             assert!(text(&answer).contains("not saved: "), "{answer}");
         }
-        assert_eq!(structured(&answer)["written"], Value::Null, "{file}");
+        assert_eq!(structured["written"], Value::Null, "{file}");
     }
     let mut left: Vec<String> = std::fs::read_dir(&sequences)
         .unwrap()
@@ -211,12 +197,16 @@ fn add_to_seed_refuses_paths_and_survives_empty_huge_and_hostile_text() {
         ("deep.json", "[".repeat(100_000)),
         ("noext", proposal.to_string()),
     ] {
-        let answer = c.call(
+        let answer = c.call_json(
             "add_to_seed",
             json!({"file_name": name, "text": proposal, "write": true}),
         );
         assert_eq!(answer["result"]["isError"], true, "{name}");
-        assert_eq!(structured(&answer)["written"], Value::Null, "{name}");
+        assert_eq!(
+            answer["result"]["structuredContent"]["written"],
+            Value::Null,
+            "{name}"
+        );
     }
     let left = std::fs::read_dir(home.path().join("sequences"))
         .map(|rd| rd.count())
@@ -270,7 +260,10 @@ fn add_to_seed_checks_a_mermaid_diagram_with_its_manifest_and_saves_both() {
     }
     assert!(!home.path().join("sequences").exists(), "nothing written");
 
-    let saved = propose(&mut c, DIAGRAM, manifest, true);
+    let saved = c.call_json(
+        "add_to_seed",
+        json!({"file_name": "flow.mmd", "text": DIAGRAM, "manifest": manifest, "write": true}),
+    );
     assert_eq!(saved["result"]["isError"], false, "{saved}");
     let dir = home.path().join("sequences");
     assert_eq!(
@@ -282,7 +275,9 @@ fn add_to_seed_checks_a_mermaid_diagram_with_its_manifest_and_saves_both() {
         manifest
     );
     assert_eq!(
-        structured(&saved)["files"].as_array().map(Vec::len),
+        saved["result"]["structuredContent"]["files"]
+            .as_array()
+            .map(Vec::len),
         Some(2),
         "{saved}"
     );

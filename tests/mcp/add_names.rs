@@ -5,11 +5,7 @@
 use crate::support::mcp as mcp_common;
 
 use mcp_common::Client;
-use serde_json::{Value, json};
-
-fn structured(answer: &Value) -> &Value {
-    &answer["result"]["structuredContent"]
-}
+use serde_json::json;
 
 /// Every sequence name the configuration mentions is refused, even when no file of that name
 /// exists yet: saving it would switch it on (or under an override) without a configuration
@@ -59,12 +55,12 @@ fn add_to_seed_refuses_names_the_configuration_mentions() {
             format!("is named in {}", user.join("config.toml").display()),
         ),
     ] {
-        let answer = c.call(
+        let answer = c.call_json(
             "add_to_seed",
             json!({"file_name": format!("{name}.json"), "text": flow(name), "write": true}),
         );
         assert_eq!(answer["result"]["isError"], true, "{name}: {answer}");
-        let refused = structured(&answer)["refused"]
+        let refused = answer["result"]["structuredContent"]["refused"]
             .as_str()
             .unwrap_or("")
             .to_string();

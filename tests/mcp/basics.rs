@@ -53,14 +53,14 @@ fn tools_answer_exactly_what_the_cli_answers() {
         "who_am_i → what_do_i_do filled the base layer:\n{cli}"
     );
     let json = cli_json(seed(home.path()).args(["status", "--session", SESSION, "--json"]));
-    assert_eq!(status["result"]["structuredContent"], json);
+    assert_eq!(c.structured("status", json!({})), json);
     assert_eq!(json["next"]["tool"], "mcp__starlog__check");
 
     let recovery = c.call("recovery", json!({}));
     let cli = stdout_of(seed(home.path()).args(["recovery", "--session", SESSION]));
     assert_eq!(text(&recovery).trim_end(), cli.trim_end());
     let json = cli_json(seed(home.path()).args(["recovery", "--session", SESSION, "--json"]));
-    assert_eq!(recovery["result"]["structuredContent"], json);
+    assert_eq!(c.structured("recovery", json!({})), json);
 
     let sequences = c.call("sequences", json!({}));
     assert_eq!(
@@ -68,7 +68,7 @@ fn tools_answer_exactly_what_the_cli_answers() {
         stdout_of(seed(home.path()).arg("sequences"))
     );
     let json = cli_json(seed(home.path()).args(["sequences", "--json"]));
-    assert_eq!(sequences["result"]["structuredContent"]["sequences"], json);
+    assert_eq!(c.structured("sequences", json!({}))["sequences"], json);
 
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("sequences");
     let validate = c.call("validate", json!({"paths": [dir]}));
@@ -159,9 +159,9 @@ fn every_listed_tool_answers_over_stdio() {
                 "text": r#"{"name": "mine", "tool_transitions": {"a": {"next_allowed": ["b"]}}}"#}),
             _ => json!({}),
         };
-        let answer = c.call(name, args);
+        let answer = c.call(name, args.clone());
         assert_eq!(answer["result"]["isError"], false, "{name}: {answer}");
-        let (t, s) = (text(&answer), &answer["result"]["structuredContent"]);
+        let (t, s) = (text(&answer), &c.structured(name, args));
         match name.as_str() {
             "status" => assert_eq!(s, &cli_status),
             "recovery" => assert_eq!(

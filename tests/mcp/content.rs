@@ -6,11 +6,7 @@
 use crate::support::mcp as mcp_common;
 
 use mcp_common::{Client, SESSION, hook_call, text};
-use serde_json::{Value, json};
-
-fn structured(answer: &Value) -> &Value {
-    &answer["result"]["structuredContent"]
-}
+use serde_json::json;
 
 #[test]
 fn content_tools_serve_seed_files_and_fall_back_to_the_sequence() {
@@ -23,7 +19,7 @@ fn content_tools_serve_seed_files_and_fall_back_to_the_sequence() {
         text(&who).contains("\"compound_intelligence\"") && text(&who).contains("base 0–50%"),
         "{who}"
     );
-    assert_eq!(structured(&who)["source"], "session");
+    assert_eq!(c.structured("who_am_i", json!({}))["source"], "session");
     let what = text(&c.call("what_do_i_do", json!({})));
     assert!(what.contains("mcp__seed__what_do_i_do"), "{what}");
     let how = text(&c.call("how_do_i", json!({"component": "starlog.check"})));
@@ -41,7 +37,7 @@ fn content_tools_serve_seed_files_and_fall_back_to_the_sequence() {
     .unwrap();
     let who = c.call("who_am_i", json!({}));
     assert_eq!(text(&who), "You are the navigator.\n");
-    assert_eq!(structured(&who)["source"], "file");
+    assert_eq!(c.structured("who_am_i", json!({}))["source"], "file");
     // A section leads the answer; the server's steps of the session's sequence follow it.
     let carton = text(&c.call("how_do_i", json!({"component": "carton"})));
     assert!(
@@ -79,7 +75,7 @@ fn content_tools_answer_before_any_session_is_recorded() {
         let who = c.call("who_am_i", json!({}));
         assert_eq!(who["result"]["isError"], false, "{}: {who}", home.display());
         assert!(text(&who).contains("\"compound_intelligence\""), "{who}");
-        assert_eq!(structured(&who)["source"], "sequence");
+        assert_eq!(c.structured("who_am_i", json!({}))["source"], "sequence");
 
         let what = c.call("what_do_i_do", json!({}));
         assert_eq!(what["result"]["isError"], false, "{what}");
@@ -156,7 +152,11 @@ fn a_recorded_session_that_cannot_be_read_is_an_error_not_the_defaults() {
         .success();
     let mut c = Client::start(home.path(), Some(SESSION));
     let before = c.call("who_am_i", json!({}));
-    assert_eq!(structured(&before)["source"], "session", "{before}");
+    assert_eq!(
+        c.structured("who_am_i", json!({}))["source"],
+        "session",
+        "{before}"
+    );
     assert!(text(&before).contains("\"team_flow\""), "{before}");
 
     let charts = home.path().join(format!("sessions/{SESSION}/charts"));
@@ -190,8 +190,8 @@ fn a_session_recorded_without_a_sequence_is_answered_like_no_sequence() {
     assert_eq!(what["result"]["isError"], false, "{what}");
     assert!(text(&what).starts_with("No sequence is active."), "{what}");
     // Read through a sequence named by argument, it is that session's log.
-    let named = c.call("who_am_i", json!({"sequence": "waypoint_journey"}));
-    assert_eq!(structured(&named)["source"], "session", "{named}");
+    let named = c.structured("who_am_i", json!({"sequence": "waypoint_journey"}));
+    assert_eq!(named["source"], "session", "{named}");
 }
 
 #[test]
@@ -205,7 +205,7 @@ fn content_tools_say_so_when_no_sequence_is_active() {
             text(&answer).starts_with("No sequence is active."),
             "{answer}"
         );
-        assert_eq!(structured(&answer)["source"], "none");
+        assert_eq!(c.structured(tool, json!({}))["source"], "none");
     }
     // A `sequence` argument names one.
     let named = c.call("who_am_i", json!({"sequence": "waypoint_journey"}));

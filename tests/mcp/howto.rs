@@ -7,8 +7,11 @@ use crate::support::mcp as mcp_common;
 use mcp_common::{Client, SESSION, hook_call, text};
 use serde_json::{Value, json};
 
-fn structured(answer: &Value) -> &Value {
-    &answer["result"]["structuredContent"]
+/// The answer the model reads and, asked again with `json: true`, its structured form.
+fn ask(c: &mut Client, args: Value) -> (Value, Value) {
+    let answer = c.call("how_do_i", args.clone());
+    let structured = c.structured("how_do_i", args);
+    (answer, structured)
 }
 
 #[test]
@@ -32,8 +35,8 @@ fn how_do_i_knows_a_component_by_tool_step_or_server_in_any_spelling() {
     }
 
     for server in ["starlog", "STARLOG", "mcp__starlog"] {
-        let answer = how(&mut c, server);
-        let steps = &structured(&answer)["steps"];
+        let (answer, answer_st) = ask(&mut c, json!({ "component": server }));
+        let steps = &answer_st["steps"];
         assert_eq!(
             steps.as_array().map(Vec::len),
             Some(3),
@@ -53,9 +56,9 @@ fn how_do_i_knows_a_component_by_tool_step_or_server_in_any_spelling() {
     );
     assert!(!text(&giint).contains("starlog"), "{giint}");
 
-    let unknown = how(&mut c, "teleport");
+    let (unknown, unknown_st) = ask(&mut c, json!({"component": "teleport"}));
     assert_eq!(unknown["result"]["isError"], false);
-    assert_eq!(structured(&unknown)["found"], false);
+    assert_eq!(unknown_st["found"], false);
     let t = text(&unknown);
     assert!(
         t.starts_with("No component \"teleport\" in \"compound_intelligence\""),
@@ -81,13 +84,13 @@ fn how_do_i_sections_match_like_tools_and_group_under_their_server() {
 
     // The section leads, as written; the step of the sequence follows it.
     for spelling in ["starlog.orient", "mcp__starlog__orient", "STARLOG.ORIENT"] {
-        let answer = c.call("how_do_i", json!({ "component": spelling }));
+        let (answer, answer_st) = ask(&mut c, json!({ "component": spelling }));
         let t = text(&answer);
         assert!(
             t.starts_with("Read the registry first.\n\"starlog.orient\" is a step of"),
             "{spelling}: {t}"
         );
-        assert_eq!(structured(&answer)["source"], "file+sequence", "{spelling}");
+        assert_eq!(answer_st["source"], "file+sequence", "{spelling}");
     }
     let server = c.call("how_do_i", json!({"component": "starlog"}));
     let t = text(&server);
@@ -111,8 +114,7 @@ fn how_do_i_says_which_source_answered() {
     .unwrap();
     let mut c = Client::start(home.path(), Some(SESSION));
     let source = |c: &mut Client, component: &str| {
-        let answer = c.call("how_do_i", json!({ "component": component }));
-        structured(&answer)["source"].clone()
+        c.structured("how_do_i", json!({ "component": component }))["source"].clone()
     };
     assert_eq!(source(&mut c, "deploy"), "file", "a section alone");
     assert_eq!(
@@ -148,14 +150,14 @@ fn how_do_i_combines_a_section_with_the_steps_and_seeds_tools() {
         None,
         &[("SEED_SEQUENCE", Some("starlog_initialization"))],
     );
-    let starlog = c.call("how_do_i", json!({"component": "starlog"}));
+    let (starlog, starlog_st) = ask(&mut c, json!({"component": "starlog"}));
     let t = text(&starlog);
     assert!(
         t.starts_with("The registry lives in ~/.starlog.\n\"starlog\" in \"starlog_initialization\": 3 step(s)."),
         "{t}"
     );
     assert!(t.contains("\"starlog.orient\" is a step of"), "{t}");
-    let st = structured(&starlog);
+    let st = &starlog_st;
     assert_eq!(st["source"], "file+sequence", "{st}");
     assert_eq!(st["sections"], json!(["starlog"]));
     assert_eq!(
@@ -163,17 +165,17 @@ fn how_do_i_combines_a_section_with_the_steps_and_seeds_tools() {
         json!(["starlog.check", "starlog.orient", "starlog.init_project"])
     );
 
-    let status = c.call("how_do_i", json!({"component": "mcp__seed__status"}));
+    let (status, status_st) = ask(&mut c, json!({"component": "mcp__seed__status"}));
     let t = text(&status);
     assert!(
         t.starts_with("Run it after every step.\n`mcp__seed__status` is seed's own tool `status`"),
         "{t}"
     );
-    assert_eq!(structured(&status)["source"], "file+seed");
-    let seed = c.call("how_do_i", json!({"component": "seed"}));
-    assert_eq!(structured(&seed)["source"], "file+seed", "{seed}");
+    assert_eq!(status_st["source"], "file+seed");
+    let (seed, seed_st) = ask(&mut c, json!({"component": "seed"}));
+    assert_eq!(seed_st["source"], "file+seed", "{seed}");
     assert!(text(&seed).contains("## seed.status\nRun it after every step."));
-    assert_eq!(structured(&seed)["seed_tools"].as_array().unwrap().len(), 8);
+    assert_eq!(seed_st["seed_tools"].as_array().unwrap().len(), 8);
 }
 
 /// seed's own tools are components too, in every spelling the agent may use: what the tool does
@@ -192,10 +194,10 @@ fn how_do_i_answers_for_seeds_own_tools() {
         "SEED.Status",
         "mcp__plugin_seed_seed__status",
     ] {
-        let answer = c.call("how_do_i", json!({ "component": spelling }));
-        assert_eq!(structured(&answer)["found"], true, "{spelling}: {answer}");
-        assert_eq!(structured(&answer)["seed_tools"], json!(["status"]));
-        assert_eq!(structured(&answer)["source"], "seed");
+        let (answer, answer_st) = ask(&mut c, json!({ "component": spelling }));
+        assert_eq!(answer_st["found"], true, "{spelling}: {answer}");
+        assert_eq!(answer_st["seed_tools"], json!(["status"]));
+        assert_eq!(answer_st["source"], "seed");
         let t = text(&answer);
         assert!(
             t.starts_with("`mcp__seed__status` is seed's own tool `status`: Show the layered")
@@ -206,8 +208,8 @@ fn how_do_i_answers_for_seeds_own_tools() {
     let none = text(&c.call("how_do_i", json!({"component": "seed.sequences"})));
     assert!(none.contains("It takes no arguments."), "{none}");
 
-    let all = c.call("how_do_i", json!({"component": "seed"}));
-    assert_eq!(structured(&all)["seed_tools"].as_array().unwrap().len(), 8);
+    let (all, all_st) = ask(&mut c, json!({"component": "seed"}));
+    assert_eq!(all_st["seed_tools"].as_array().unwrap().len(), 8);
     for tool in seed::mcp::specs::NAMES {
         assert!(
             text(&all).contains(&format!("seed's own tool `{tool}`")),
@@ -215,8 +217,8 @@ fn how_do_i_answers_for_seeds_own_tools() {
         );
     }
     // Not a tool of seed's: still unknown, and the list says what is.
-    let unknown = c.call("how_do_i", json!({"component": "seed.teleport"}));
-    assert_eq!(structured(&unknown)["found"], false, "{unknown}");
+    let (unknown, unknown_st) = ask(&mut c, json!({"component": "seed.teleport"}));
+    assert_eq!(unknown_st["found"], false, "{unknown}");
     let t = text(&unknown);
     assert!(t.contains("- servers: seed, starlog, starship\n"), "{t}");
     assert!(
@@ -226,8 +228,8 @@ fn how_do_i_answers_for_seeds_own_tools() {
 
     // compound_intelligence steps through seed's own tools: the step and the tool.
     let mut ci = Client::start(home.path(), None);
-    let both = ci.call("how_do_i", json!({"component": "mcp__seed__who_am_i"}));
-    assert_eq!(structured(&both)["source"], "sequence+seed", "{both}");
+    let (both, both_st) = ask(&mut ci, json!({"component": "mcp__seed__who_am_i"}));
+    assert_eq!(both_st["source"], "sequence+seed", "{both}");
     let t = text(&both);
     assert!(
         t.starts_with("\"seed.who_am_i\" is a step of \"compound_intelligence\"")
@@ -270,8 +272,8 @@ fn how_do_i_lists_only_steps_the_agent_can_call_or_ask_about() {
         ),
     ] {
         let mut c = Client::start_with(home.path(), None, &[("SEED_SEQUENCE", Some(sequence))]);
-        let answer = c.call("how_do_i", json!({"component": "teleport"}));
-        let steps: Vec<&str> = structured(&answer)["known"]["steps"]
+        let (answer, answer_st) = ask(&mut c, json!({"component": "teleport"}));
+        let steps: Vec<&str> = answer_st["known"]["steps"]
             .as_array()
             .unwrap()
             .iter()

@@ -14,3 +14,4 @@ mod plugin;
 mod protocol;
 mod record_names;
 mod sessions;
+mod text_for_the_model;

@@ -95,8 +95,7 @@ fn denials_and_suggestions_name_seeds_tools_as_the_agent_calls_them() {
     let cli = status_json(home.path(), PLUGIN);
     assert_eq!(cli["next"]["tool"], "mcp__plugin_seed_seed__what_do_i_do");
     let mut c = Client::start(home.path(), Some(PLUGIN));
-    let status = c.call("status", json!({}));
-    assert_eq!(status["result"]["structuredContent"], cli);
+    assert_eq!(c.structured("status", json!({})), cli);
     let what = text(&c.call("what_do_i_do", json!({})));
     assert!(
         what.contains("Do next: call mcp__plugin_seed_seed__what_do_i_do"),

@@ -105,12 +105,17 @@ fn wrong_typed_arguments_are_error_results_naming_the_field() {
         (
             "sequences",
             json!({"colour": "red"}),
-            "unknown argument `colour`: this tool takes none",
+            "unknown argument `colour`: expected json",
         ),
         (
             "status",
             json!({"colour": "red"}),
-            "unknown argument `colour`: expected session, sequence",
+            "unknown argument `colour`: expected session, sequence, json",
+        ),
+        (
+            "status",
+            json!({"json": "yes"}),
+            "`json` must be a boolean, got a string",
         ),
     ] {
         // A tool execution error the model reads, not a protocol error (SEP-1303).

@@ -48,7 +48,7 @@ fn cli_status(home: &Path, caller: Option<&str>) -> Value {
 
 fn mcp_status(home: &Path, caller: &str) -> Value {
     let mut c = Client::start(home, Some(caller));
-    c.call("status", json!({}))["result"]["structuredContent"].clone()
+    c.structured("status", json!({}))
 }
 
 #[test]
@@ -136,8 +136,7 @@ fn after_clear_the_successor_in_the_same_project_answers() {
         b,
         "sessA was cleared into sessB"
     );
-    let status = server.call("status", json!({}));
-    assert_eq!(status["result"]["structuredContent"], b, "{status}");
+    assert_eq!(server.structured("status", json!({})), b);
     let what = text(&server.call("what_do_i_do", json!({})));
     assert!(what.contains("Do next: call mcp__starlog__check"), "{what}");
 

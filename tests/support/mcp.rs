@@ -250,6 +250,17 @@ impl Client {
     pub fn call(&mut self, tool: &str, args: Value) -> Value {
         self.request("tools/call", json!({"name": tool, "arguments": args}))
     }
+
+    /// `call` with `json: true`: the answer's `structuredContent` is the CLI's `--json` object.
+    pub fn call_json(&mut self, tool: &str, mut args: Value) -> Value {
+        args["json"] = json!(true);
+        self.call(tool, args)
+    }
+
+    /// The structured content of `call_json`.
+    pub fn structured(&mut self, tool: &str, args: Value) -> Value {
+        self.call_json(tool, args)["result"]["structuredContent"].clone()
+    }
 }
 
 impl Drop for Client {
