@@ -4,6 +4,7 @@
 //! workflow (seed 003), `.mmd` Mermaid statechart, `.toml` Mermaid manifest with bindings
 //! (seed 004). Built-in sequences are the files of `sequences/`, embedded in the binary.
 
+pub mod expr;
 pub mod locate;
 pub mod master;
 pub mod mermaid;

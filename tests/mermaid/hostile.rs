@@ -7,7 +7,7 @@ use crate::support::mermaid as mermaid_common;
 use std::collections::HashMap;
 
 use mermaid_common::diagram::{error, load};
-use seed::dialects::mermaid::guard_expr::MAX_GUARD_DEPTH;
+use seed::dialects::expr::MAX_DEPTH as MAX_GUARD_DEPTH;
 use seed::dialects::mermaid::label::MAX_LABEL_CHARS;
 use seed::dialects::mermaid::parser::{MAX_BYTES, MAX_LINES, MAX_NESTING};
 use seed::dialects::mermaid::tree::{MAX_DEPTH, MAX_STATES};

@@ -169,3 +169,53 @@ fn state_label_annotations() {
     assert!(n.activity.is_none(), "notes have no bare-token activities");
     assert!(annotate("weight: -1", &mut n, true).is_err());
 }
+
+/// A guard's canonical text reads as the guard it came from.
+mod guard_text {
+    use proptest::prelude::*;
+    use seed::dialects::mermaid::guard_expr::parse;
+    use seed::engine::ir::StateId;
+
+    fn guard_text() -> impl Strategy<Value = String> {
+        let name = prop::sample::select(vec!["ready", "score", "tier", "input.stage", "x_1"]);
+        let value = prop::sample::select(vec![
+            "8", "-2.5", "'FULL'", "\"a b\"", "active", "[]", "{}", "null",
+        ]);
+        let op = prop::sample::select(vec!["==", "!=", "<", ">=", "≥", "contains"]);
+        let leaf = prop_oneof![
+            name.clone().prop_map(String::from),
+            name.clone().prop_map(|n| format!("flag {n}")),
+            prop::sample::select(vec!["in(Review)", "in(\"Deep.Done\")"]).prop_map(String::from),
+            (name, op.clone(), value.clone()).prop_map(|(n, o, v)| format!("{n} {o} {v}")),
+            (op, value).prop_map(|(o, v)| format!("reader(status) {o} {v}")),
+        ];
+        leaf.prop_recursive(4, 24, 3, |inner| {
+            prop_oneof![
+                inner.clone().prop_map(|e| format!("!({e})")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{a} && {b}")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a}) || ({b})")),
+            ]
+        })
+    }
+
+    fn states(name: &str) -> Result<StateId, String> {
+        Err(format!("no state {name}"))
+    }
+
+    proptest! {
+        #[test]
+        fn canonical_guard_text_parses_back_to_the_same_guard(src in guard_text()) {
+            let g = parse(&src).expect("generated guards are valid");
+            let canon = g.to_string();
+            let again = parse(&canon).expect("canonical text parses");
+            prop_assert_eq!(again.to_string(), canon.clone());
+            prop_assert_eq!(again.to_guard(&mut states), g.to_guard(&mut states), "{}", canon);
+        }
+
+        #[test]
+        fn any_label_text_is_parsed_or_refused_without_panicking(src in "\\PC{0,200}") {
+            let _ = seed::dialects::mermaid::label::parse(&src);
+            let _ = parse(&src);
+        }
+    }
+}

@@ -1,224 +1,143 @@
-//! Guard expressions of the label mini-language, parsed into an unresolved tree (state names
-//! in `in(…)` are resolved when the chart is assembled).
+//! Guards of the label mini-language: the shared expression language
+//! ([`crate::dialects::expr`]) with Mermaid's terms, parsed into an unresolved tree (state
+//! names in `in(…)` are resolved when the chart is assembled).
 //!
 //! ```text
-//! expr    := and { '||' and }
-//! and     := unary { '&&' unary }
-//! unary   := '!' unary | '(' expr ')' | atom
-//! atom    := true | false | flag NAME | in(STATE) | reader(NAME) OP value
-//!          | input.PATH OP value | NAME OP value | NAME          (a bare name is a flag)
-//! OP      := == | != | < | <= | > | >= | contains   (also ≥ ≤ ≠)
-//! value   := "text" | 'text' | number | true | false | null | [] | {} | word
+//! term  := flag NAME | in(STATE) | reader(NAME) | input.PATH | NAME | value
+//! value := "text" | 'text' | number | true | false | null | [] | {} | word
 //! ```
+//!
+//! A bare name is a flag; `NAME OP value` compares a variable, `reader(NAME) OP value` a
+//! reader (which needs the comparison), `input.PATH == value` the call's input.
+
+use std::fmt;
 
 use serde_json::Value;
 
-use super::guard_lex::{Tok, lex};
 use super::label::LabelError;
+use crate::dialects::expr::{self, Cursor, ExprError, Kind, Terms, lex::Tok};
 use crate::engine::ir::{CmpOp, Guard, InputMatcher, StateId};
 
+/// A guard as written, `in(…)` unresolved.
+pub type GuardExpr = expr::Expr<Term>;
+
 #[derive(Debug, Clone, PartialEq)]
-pub enum GuardExpr {
-    Const(bool),
-    And(Vec<GuardExpr>),
-    Or(Vec<GuardExpr>),
-    Not(Box<GuardExpr>),
+pub enum Term {
+    /// A name (a flag alone, a variable on the left of a comparison) or a bare value.
+    Word(String),
+    Str(String),
+    Num(f64),
+    /// A JSON literal, as written and as read.
+    Json(String, Value),
     Flag(String),
     In(String),
-    Var(String, CmpOp, Value),
-    Reader(String, CmpOp, Value),
-    Input(String, CmpOp, Value),
+    Reader(String),
 }
 
-/// Parentheses and `!` nested deeper than this are refused: the parser and every pass over
-/// a guard recurse once per level (the workflow dialect's expressions have the same limit).
-pub const MAX_GUARD_DEPTH: usize = 64;
-
-struct P {
-    toks: Vec<(usize, Tok)>,
-    pos: usize,
-    len: usize,
-    depth: usize,
+impl fmt::Display for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Term::Word(w) => f.write_str(w),
+            Term::Str(s) => write!(f, "{}", Value::String(s.clone())),
+            Term::Num(n) => write!(f, "{n}"),
+            Term::Json(text, _) => f.write_str(text),
+            Term::Flag(n) => write!(f, "flag {n}"),
+            Term::In(s) => write!(f, "in({})", Value::String(s.clone())),
+            Term::Reader(r) => write!(f, "reader({})", Value::String(r.clone())),
+        }
+    }
 }
 
-impl P {
-    fn peek(&self) -> Option<&Tok> {
-        self.toks.get(self.pos).map(|(_, t)| t)
-    }
-    fn col(&self) -> usize {
-        self.toks.get(self.pos).map(|(c, _)| *c).unwrap_or(self.len)
-    }
-    fn next(&mut self) -> Option<Tok> {
-        let t = self.toks.get(self.pos).map(|(_, t)| t.clone());
-        self.pos += 1;
-        t
-    }
-    fn fail<T>(&self, m: impl Into<String>) -> Result<T, LabelError> {
-        Err(LabelError {
-            limit: false,
-            col: self.col(),
-            message: m.into(),
-        })
-    }
+struct MermaidTerms;
 
-    fn expr(&mut self) -> Result<GuardExpr, LabelError> {
-        let mut parts = vec![self.and()?];
-        while self.peek() == Some(&Tok::Or) {
-            self.pos += 1;
-            parts.push(self.and()?);
-        }
-        Ok(if parts.len() == 1 {
-            parts.remove(0)
-        } else {
-            GuardExpr::Or(parts)
-        })
-    }
+impl Terms for MermaidTerms {
+    type Term = Term;
+    const WHAT: &'static str = "guard";
 
-    fn and(&mut self) -> Result<GuardExpr, LabelError> {
-        let mut parts = vec![self.unary()?];
-        while self.peek() == Some(&Tok::And) {
-            self.pos += 1;
-            parts.push(self.unary()?);
-        }
-        Ok(if parts.len() == 1 {
-            parts.remove(0)
-        } else {
-            GuardExpr::And(parts)
-        })
-    }
-
-    fn unary(&mut self) -> Result<GuardExpr, LabelError> {
-        if !matches!(self.peek(), Some(Tok::Not | Tok::Open)) {
-            return self.atom();
-        }
-        self.depth += 1;
-        if self.depth > MAX_GUARD_DEPTH {
-            return Err(LabelError {
-                limit: true,
-                col: self.col(),
-                message: format!("guard nested deeper than {MAX_GUARD_DEPTH} levels"),
-            });
-        }
-        let e = if self.next() == Some(Tok::Not) {
-            GuardExpr::Not(Box::new(self.unary()?))
-        } else {
-            let e = self.expr()?;
-            if self.next() != Some(Tok::Close) {
-                return self.fail("expected `)`");
-            }
-            e
-        };
-        self.depth -= 1;
-        Ok(e)
-    }
-
-    /// `name(arg)` right after a keyword.
-    fn call_arg(&mut self, what: &str) -> Result<String, LabelError> {
-        if self.next() != Some(Tok::Open) {
-            return self.fail(format!("expected `(` after `{what}`"));
-        }
-        let arg = match self.next() {
-            Some(Tok::Word(w)) | Some(Tok::Str(w)) => w,
-            _ => return self.fail(format!("expected a name inside `{what}(…)`")),
-        };
-        if self.next() != Some(Tok::Close) {
-            return self.fail(format!("expected `)` to close `{what}(`"));
-        }
-        Ok(arg)
-    }
-
-    fn comparison(&mut self) -> Result<(CmpOp, Value), LabelError> {
-        let op = match self.next() {
-            Some(Tok::Op(op)) => op,
-            Some(Tok::Word(w)) if w == "contains" => CmpOp::Contains,
-            _ => {
-                self.pos = self.pos.saturating_sub(1);
-                return self.fail("expected a comparison (==, !=, <, <=, >, >=, contains)");
-            }
-        };
-        let value = match self.next() {
-            Some(Tok::Num(n)) => serde_json::Number::from_f64(n)
-                .map(Value::Number)
-                .unwrap_or(Value::Null),
-            Some(Tok::Str(s)) => match s.strip_prefix('\u{0}') {
-                Some(json) => serde_json::from_str(json).map_err(|_| LabelError {
-                    limit: false,
-                    col: self.col(),
-                    message: format!("`{json}` is not a JSON value"),
-                })?,
-                None => Value::String(s),
+    fn term(&self, c: &mut Cursor) -> Result<Term, ExprError> {
+        let at = c.at();
+        match c.bump() {
+            Some(Tok::Word(w)) if w == "flag" => match c.bump() {
+                Some(Tok::Word(name)) => Ok(Term::Flag(name)),
+                _ => Err(ExprError::at(at, "expected a flag name after `flag`")),
             },
-            Some(Tok::Word(w)) => word_value(&w),
-            _ => {
-                self.pos = self.pos.saturating_sub(1);
-                return self.fail("expected a value after the comparison");
+            Some(Tok::Word(w)) if w == "in" && c.peek() == Some(&Tok::Open) => {
+                call_arg(c, "in").map(Term::In)
             }
-        };
-        Ok((op, value))
+            Some(Tok::Word(w)) if w == "reader" && c.peek() == Some(&Tok::Open) => {
+                call_arg(c, "reader").map(Term::Reader)
+            }
+            Some(Tok::Word(w)) => Ok(match w.parse::<f64>() {
+                Ok(n) if n.is_finite() => Term::Num(n),
+                _ => Term::Word(w),
+            }),
+            Some(Tok::Str(s)) => Ok(Term::Str(s)),
+            Some(Tok::Json(text)) => match serde_json::from_str(&text) {
+                Ok(v) => Ok(Term::Json(text, v)),
+                Err(_) => Err(ExprError::at(at, format!("`{text}` is not a JSON value"))),
+            },
+            _ => Err(ExprError::at(at, "expected a condition")),
+        }
     }
 
-    fn atom(&mut self) -> Result<GuardExpr, LabelError> {
-        let Some(Tok::Word(w)) = self.next() else {
-            self.pos = self.pos.saturating_sub(1);
-            return self.fail("expected a condition (flag x, in(State), x == v, reader(r) > n…)");
-        };
-        match w.as_str() {
-            "true" => return Ok(GuardExpr::Const(true)),
-            "false" => return Ok(GuardExpr::Const(false)),
-            "flag" => {
-                return match self.next() {
-                    Some(Tok::Word(name)) => Ok(GuardExpr::Flag(name)),
-                    _ => self.fail("expected a flag name after `flag`"),
-                };
-            }
-            "in" if self.peek() == Some(&Tok::Open) => {
-                return Ok(GuardExpr::In(self.call_arg("in")?));
-            }
-            "reader" if self.peek() == Some(&Tok::Open) => {
-                let name = self.call_arg("reader")?;
-                let (op, v) = self.comparison()?;
-                return Ok(GuardExpr::Reader(name, op, v));
-            }
-            _ => {}
-        }
-        let comparing = matches!(self.peek(), Some(Tok::Op(_)))
-            || matches!(self.peek(), Some(Tok::Word(c)) if c == "contains");
-        if !comparing {
-            return Ok(GuardExpr::Flag(w));
-        }
-        let (op, v) = self.comparison()?;
-        match w.strip_prefix("input.") {
-            Some(path) => Ok(GuardExpr::Input(
-                format!("/{}", path.replace('.', "/")),
-                op,
-                v,
-            )),
-            None => Ok(GuardExpr::Var(w, op, v)),
-        }
+    fn alone(&self, term: &Term) -> Option<String> {
+        matches!(term, Term::Reader(_))
+            .then(|| "expected a comparison (==, !=, <, <=, >, >=, contains)".into())
     }
+}
+
+/// `(arg)` right after `in` or `reader`.
+fn call_arg(c: &mut Cursor, what: &str) -> Result<String, ExprError> {
+    c.expect(&Tok::Open, &format!("`(` after `{what}`"))?;
+    let at = c.at();
+    let arg = match c.bump() {
+        Some(Tok::Word(w) | Tok::Str(w)) => w,
+        _ => {
+            return Err(ExprError::at(
+                at,
+                format!("expected a name inside `{what}(…)`"),
+            ));
+        }
+    };
+    c.expect(&Tok::Close, &format!("`)` to close `{what}(`"))?;
+    Ok(arg)
 }
 
 /// Parse a guard expression (the text between `[` and `]`).
 pub fn parse(text: &str) -> Result<GuardExpr, LabelError> {
-    let toks = lex(text)?;
-    if toks.is_empty() {
-        return Err(LabelError {
-            limit: false,
-            col: 0,
-            message: "empty guard: expected a condition or `else`".into(),
-        });
-    }
-    let mut p = P {
-        toks,
-        pos: 0,
-        len: text.chars().count(),
-        depth: 0,
+    let to_label = |e: ExprError| LabelError {
+        limit: e.limit,
+        col: e.offset,
+        message: e.message,
     };
-    let e = p.expr()?;
-    if p.pos < p.toks.len() {
-        return p.fail("expected `&&`, `||` or the end of the guard");
+    let g = expr::parse(&MermaidTerms, text).map_err(to_label)?;
+    check(&g).map_err(to_label)?;
+    Ok(g)
+}
+
+/// Every part is a condition Mermaid can express: a comparison has a name or `reader(…)` on
+/// its left and a value on its right; a term alone is a name, `flag x` or `in(…)`.
+fn check(e: &GuardExpr) -> Result<(), ExprError> {
+    match &e.kind {
+        Kind::And(v) | Kind::Or(v) => v.iter().try_for_each(check),
+        Kind::Not(g) => check(g),
+        Kind::Term(Term::Word(_) | Term::Flag(_) | Term::In(_)) => Ok(()),
+        Kind::Term(_) => Err(ExprError::at(e.at, A_CONDITION)),
+        Kind::Cmp(_, l, r) => {
+            let named = match l.term() {
+                Some(Term::Word(w)) => !matches!(w.as_str(), "true" | "false"),
+                Some(Term::Reader(_)) => true,
+                _ => false,
+            };
+            if !named {
+                return Err(ExprError::at(l.at, A_CONDITION));
+            }
+            match r.term() {
+                Some(Term::Word(_) | Term::Str(_) | Term::Num(_) | Term::Json(..)) => Ok(()),
+                _ => Err(ExprError::at(r.at, "expected a value after the comparison")),
+            }
+        }
     }
-    Ok(e)
 }
 
 fn word_value(w: &str) -> Value {
@@ -252,70 +171,85 @@ impl GuardExpr {
         &self,
         state: &mut dyn FnMut(&str) -> Result<StateId, String>,
     ) -> Result<Guard, String> {
-        Ok(match self {
-            GuardExpr::Const(true) => Guard::True,
-            GuardExpr::Const(false) => Guard::Not {
-                guard: Box::new(Guard::True),
-            },
-            GuardExpr::And(v) => Guard::All {
-                of: v
-                    .iter()
-                    .map(|g| g.to_guard(state))
-                    .collect::<Result<_, _>>()?,
-            },
-            GuardExpr::Or(v) => Guard::Any {
-                of: v
-                    .iter()
-                    .map(|g| g.to_guard(state))
-                    .collect::<Result<_, _>>()?,
-            },
-            GuardExpr::Not(g) => Guard::Not {
-                guard: Box::new(g.to_guard(state)?),
-            },
-            GuardExpr::Flag(name) => Guard::Flag { name: name.clone() },
-            GuardExpr::In(name) => Guard::In {
-                state: state(name)?,
-            },
-            GuardExpr::Var(name, op, value) => Guard::Var {
-                name: name.clone(),
-                op: *op,
-                value: value.clone(),
-            },
-            GuardExpr::Reader(name, op, value) => Guard::Reader {
-                name: name.clone(),
-                op: *op,
-                value: value.clone(),
-            },
-            GuardExpr::Input(pointer, op, value) => {
-                let matcher = match value {
-                    Value::String(s) if s.contains(['*', '?']) => InputMatcher::Glob(s.clone()),
-                    v => InputMatcher::Equals(v.clone()),
-                };
-                let g = Guard::Input {
-                    pointer: pointer.clone(),
-                    matcher,
-                };
-                match op {
-                    CmpOp::Eq => g,
-                    CmpOp::Ne => Guard::Not { guard: Box::new(g) },
-                    _ => {
-                        return Err(format!(
-                            "input.{} supports only == and !=",
-                            pointer.trim_start_matches('/').replace('/', ".")
-                        ));
-                    }
-                }
-            }
+        let mut all = |items: &[GuardExpr]| -> Result<Vec<Guard>, String> {
+            items.iter().map(|g| g.to_guard(state)).collect()
+        };
+        Ok(match &self.kind {
+            Kind::And(v) => Guard::All { of: all(v)? },
+            Kind::Or(v) => Guard::Any { of: all(v)? },
+            Kind::Not(g) => not(g.to_guard(state)?),
+            Kind::Term(t) => alone(t, state)?,
+            Kind::Cmp(op, l, r) => compare(*op, l, r)?,
         })
     }
+}
 
-    /// Reader names the guard reads (for lints and manifests).
-    pub fn readers(&self, out: &mut Vec<String>) {
-        match self {
-            GuardExpr::And(v) | GuardExpr::Or(v) => v.iter().for_each(|g| g.readers(out)),
-            GuardExpr::Not(g) => g.readers(out),
-            GuardExpr::Reader(n, _, _) => out.push(n.clone()),
-            _ => {}
-        }
+fn not(g: Guard) -> Guard {
+    Guard::Not { guard: Box::new(g) }
+}
+
+const A_CONDITION: &str = "expected a condition (flag x, in(State), x == v, reader(r) > n…)";
+
+/// A term as a condition: `true`, `false`, a flag, `in(State)`.
+fn alone(
+    t: &Term,
+    state: &mut dyn FnMut(&str) -> Result<StateId, String>,
+) -> Result<Guard, String> {
+    Ok(match t {
+        Term::Word(w) if w == "true" => Guard::True,
+        Term::Word(w) if w == "false" => not(Guard::True),
+        Term::Word(name) | Term::Flag(name) => Guard::Flag { name: name.clone() },
+        Term::In(name) => Guard::In {
+            state: state(name)?,
+        },
+        _ => return Err(A_CONDITION.into()),
+    })
+}
+
+/// `NAME OP value`, `reader(r) OP value`, `input.PATH OP value`.
+fn compare(op: CmpOp, l: &GuardExpr, r: &GuardExpr) -> Result<Guard, String> {
+    let value = match r.term() {
+        Some(Term::Word(w)) => word_value(w),
+        Some(Term::Str(s)) => Value::String(s.clone()),
+        Some(Term::Num(n)) => serde_json::Number::from_f64(*n).map_or(Value::Null, Value::Number),
+        Some(Term::Json(_, v)) => v.clone(),
+        // `check` let only values through.
+        _ => Value::Null,
+    };
+    match l.term() {
+        Some(Term::Reader(name)) => Ok(Guard::Reader {
+            name: name.clone(),
+            op,
+            value,
+        }),
+        Some(Term::Word(w)) => match w.strip_prefix("input.") {
+            Some(path) => input(&format!("/{}", path.replace('.', "/")), op, value),
+            None => Ok(Guard::Var {
+                name: w.clone(),
+                op,
+                value,
+            }),
+        },
+        _ => Err(A_CONDITION.into()),
+    }
+}
+
+/// The call's input at `pointer`: equal (a string with `*` or `?` is a glob), or not.
+fn input(pointer: &str, op: CmpOp, value: Value) -> Result<Guard, String> {
+    let matcher = match value {
+        Value::String(s) if s.contains(['*', '?']) => InputMatcher::Glob(s),
+        v => InputMatcher::Equals(v),
+    };
+    let g = Guard::Input {
+        pointer: pointer.to_string(),
+        matcher,
+    };
+    match op {
+        CmpOp::Eq => Ok(g),
+        CmpOp::Ne => Ok(not(g)),
+        _ => Err(format!(
+            "input.{} supports only == and !=",
+            pointer.trim_start_matches('/').replace('/', ".")
+        )),
     }
 }

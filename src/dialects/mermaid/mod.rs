@@ -12,7 +12,6 @@ pub mod bindings;
 pub mod edges;
 pub mod fork_regions;
 pub mod guard_expr;
-mod guard_lex;
 pub mod label;
 pub mod lexer;
 pub mod lints;

@@ -1,13 +1,8 @@
-//! `evaluate_expression` / `evaluate`: a small, safe expression language compiled to typed
-//! guards. Nothing is executed: the text becomes data (`Guard`) the engine evaluates.
+//! `evaluate_expression` / `evaluate`: the shared expression language ([`crate::dialects::expr`])
+//! with the workflow's terms, compiled to typed guards.
 //!
 //! ```text
-//! expr    := or
-//! or      := and { ("||" | "or") and }
-//! and     := unary { ("&&" | "and") unary }
-//! unary   := ("!" | "not") unary | compare
-//! compare := operand [ ("==" | "!=" | "<" | "<=" | ">" | ">=" | "contains") operand ]
-//! operand := literal | path | "len(" path ")" | "(" expr ")"
+//! term    := literal | path | "len(" path ")" | "-" number
 //! literal := number | "string" | 'string' | true | false | null
 //! path    := name { "." (name | digits) }       also written ${name}
 //! ```
@@ -20,170 +15,176 @@ use std::fmt;
 use serde_json::Value;
 
 pub use super::expr_guard::{compile, to_guard};
-use super::lex::{Tok, err, lex};
-use crate::engine::ir::CmpOp;
+use crate::dialects::expr::{self, Cursor, Terms, lex::Tok};
+pub use crate::dialects::expr::{ExprError, MAX_CHARS, MAX_DEPTH};
 
-/// Longest expression accepted, in characters.
-pub const MAX_CHARS: usize = 4096;
-/// Deepest nesting of parentheses and negations.
-pub const MAX_DEPTH: usize = 64;
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct ExprError {
-    /// Character offset in the expression text.
-    pub offset: usize,
-    pub message: String,
-}
+/// A workflow expression.
+pub type Expr = expr::Expr<Term>;
+pub use crate::dialects::expr::Kind;
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum Kind {
+pub enum Term {
     Lit(Value),
     Path(String),
     Len(String),
-    Not(Box<Expr>),
-    And(Vec<Expr>),
-    Or(Vec<Expr>),
-    Cmp(CmpOp, Box<Expr>, Box<Expr>),
 }
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct Expr {
-    pub kind: Kind,
-    /// Character offset where this part starts.
-    pub at: usize,
+impl fmt::Display for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Term::Lit(v) => write!(f, "{v}"),
+            Term::Path(p) => f.write_str(p),
+            Term::Len(p) => write!(f, "len({p})"),
+        }
+    }
 }
 
-struct Parser {
-    toks: Vec<(Tok, usize)>,
-    pos: usize,
-    end: usize,
-    depth: usize,
+/// Parse expression text.
+pub fn parse(src: &str) -> Result<Expr, ExprError> {
+    expr::parse(&WorkflowTerms, src)
 }
 
-impl Parser {
-    fn peek(&self) -> Option<&Tok> {
-        self.toks.get(self.pos).map(|(t, _)| t)
-    }
-    fn at(&self) -> usize {
-        self.toks.get(self.pos).map(|(_, o)| *o).unwrap_or(self.end)
-    }
-    fn nest(&mut self) -> Result<(), ExprError> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            return err(self.at(), format!("nested deeper than {MAX_DEPTH} levels"));
-        }
-        Ok(())
-    }
-    fn or(&mut self) -> Result<Expr, ExprError> {
-        let at = self.at();
-        let mut items = vec![self.and()?];
-        while self.peek() == Some(&Tok::Or) {
-            self.pos += 1;
-            items.push(self.and()?);
-        }
-        Ok(if items.len() == 1 {
-            items.remove(0)
-        } else {
-            Expr {
-                kind: Kind::Or(items),
-                at,
-            }
-        })
-    }
-    fn and(&mut self) -> Result<Expr, ExprError> {
-        let at = self.at();
-        let mut items = vec![self.unary()?];
-        while self.peek() == Some(&Tok::And) {
-            self.pos += 1;
-            items.push(self.unary()?);
-        }
-        Ok(if items.len() == 1 {
-            items.remove(0)
-        } else {
-            Expr {
-                kind: Kind::And(items),
-                at,
-            }
-        })
-    }
-    fn unary(&mut self) -> Result<Expr, ExprError> {
-        if self.peek() == Some(&Tok::Not) {
-            let at = self.at();
-            self.pos += 1;
-            self.nest()?;
-            let inner = self.unary()?;
-            self.depth -= 1;
-            return Ok(Expr {
-                kind: Kind::Not(Box::new(inner)),
-                at,
-            });
-        }
-        let left = self.operand()?;
-        if let Some(Tok::Op(op)) = self.peek().cloned() {
-            self.pos += 1;
-            let right = self.operand()?;
-            let at = left.at;
-            return Ok(Expr {
-                kind: Kind::Cmp(op, Box::new(left), Box::new(right)),
-                at,
-            });
-        }
-        Ok(left)
-    }
-    fn operand(&mut self) -> Result<Expr, ExprError> {
-        let at = self.at();
-        let Some(tok) = self.peek().cloned() else {
-            return err(at, "expression ends early: expected a value or a variable");
-        };
-        self.pos += 1;
-        let kind = match tok {
-            Tok::Num(v) | Tok::Lit(v) => Kind::Lit(v),
-            Tok::Str(s) => Kind::Lit(Value::String(s)),
-            Tok::Path(p) => Kind::Path(p),
-            Tok::Minus => match self.peek().cloned() {
-                Some(Tok::Num(v)) => {
-                    self.pos += 1;
-                    Kind::Lit(negate(&v))
-                }
-                _ => return err(at, "`-` must be followed by a number"),
-            },
-            Tok::Len => {
-                self.expect(Tok::LParen, "`(` after len")?;
-                let p = match self.peek().cloned() {
-                    Some(Tok::Path(p)) => p,
-                    _ => return err(self.at(), "len(…) takes a variable path"),
-                };
-                self.pos += 1;
-                self.expect(Tok::RParen, "`)` to close len(")?;
-                Kind::Len(p)
-            }
-            Tok::LParen => {
-                self.nest()?;
-                let inner = self.or()?;
-                self.depth -= 1;
-                self.expect(Tok::RParen, "`)`")?;
-                return Ok(inner);
-            }
-            other => {
-                return err(
-                    at,
-                    format!(
-                        "unexpected {}: expected a value or a variable",
-                        describe(&other)
-                    ),
-                );
-            }
-        };
-        Ok(Expr { kind, at })
-    }
-    fn expect(&mut self, want: Tok, what: &str) -> Result<(), ExprError> {
-        if self.peek() == Some(&want) {
-            self.pos += 1;
-            Ok(())
-        } else {
-            err(self.at(), format!("expected {what}"))
+struct WorkflowTerms;
+
+impl Terms for WorkflowTerms {
+    type Term = Term;
+    const WHAT: &'static str = "expression";
+
+    fn term(&self, c: &mut Cursor) -> Result<Term, ExprError> {
+        let at = c.at();
+        match c.bump() {
+            Some(Tok::Str(s)) => Ok(Term::Lit(Value::String(s))),
+            Some(Tok::Word(w)) if w == "len" => len(c),
+            Some(Tok::Word(w)) if w == "-" => negative_number(c, at),
+            Some(Tok::Word(w)) => word(&w, at),
+            Some(Tok::Json(text)) => Err(unexpected(text.chars().next().unwrap_or('['), at)),
+            _ => Err(ExprError::at(at, "expected a value or a variable")),
         }
     }
+}
+
+/// `len(path)`, after the `len`.
+fn len(c: &mut Cursor) -> Result<Term, ExprError> {
+    c.expect(&Tok::Open, "`(` after len")?;
+    let at = c.at();
+    let path = match c.bump() {
+        Some(Tok::Word(w)) => match word(&w, at) {
+            Ok(Term::Path(p)) => Some(p),
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some(path) = path else {
+        return Err(ExprError::at(at, "len(…) takes a variable path"));
+    };
+    c.expect(&Tok::Close, "`)` to close len(")?;
+    Ok(Term::Len(path))
+}
+
+/// `- 2`: a minus written apart from its number.
+fn negative_number(c: &mut Cursor, at: usize) -> Result<Term, ExprError> {
+    let n = match c.peek() {
+        Some(Tok::Word(w)) => number(w).filter(|_| w.starts_with(|d: char| d.is_ascii_digit())),
+        _ => None,
+    };
+    match n {
+        Some(v) => {
+            c.bump();
+            Ok(Term::Lit(negate(&v)))
+        }
+        None => Err(ExprError::at(at, "`-` must be followed by a number")),
+    }
+}
+
+/// A word: a keyword literal, a number, `-number`, `${path}` or a path.
+fn word(w: &str, at: usize) -> Result<Term, ExprError> {
+    match w {
+        "true" => return Ok(Term::Lit(Value::Bool(true))),
+        "false" => return Ok(Term::Lit(Value::Bool(false))),
+        "null" => return Ok(Term::Lit(Value::Null)),
+        _ => {}
+    }
+    if w.starts_with(|c: char| c.is_ascii_digit()) {
+        return number(w)
+            .map(Term::Lit)
+            .ok_or_else(|| ExprError::at(at, format!("`{w}` is not a number")));
+    }
+    if let Some(digits) = w.strip_prefix('-') {
+        return number(digits)
+            .filter(|_| digits.starts_with(|d: char| d.is_ascii_digit()))
+            .map(|v| Term::Lit(negate(&v)))
+            .ok_or_else(|| ExprError::at(at, "`-` must be followed by a number"));
+    }
+    if let Some(inner) = w.strip_prefix("${") {
+        return braced_path(inner, at);
+    }
+    if valid_path(w) {
+        return Ok(Term::Path(w.to_string()));
+    }
+    match w
+        .char_indices()
+        .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '.'))
+    {
+        Some((_, c)) => {
+            let offset = at + w.chars().take_while(|x| *x != c).count();
+            Err(unexpected(c, offset))
+        }
+        None => Err(ExprError::at(at, format!("`{w}` is not a variable path"))),
+    }
+}
+
+/// `${name}`, after the `${`.
+fn braced_path(inner: &str, at: usize) -> Result<Term, ExprError> {
+    let Some(close) = inner.find('}') else {
+        return Err(ExprError::at(at, "unclosed `${`"));
+    };
+    let name = &inner[..close];
+    if !valid_path(name) {
+        return Err(ExprError::at(
+            at + 2,
+            format!("`{name}` is not a variable name"),
+        ));
+    }
+    match inner[close + 1..].chars().next() {
+        Some(c) => Err(unexpected(c, at + 2 + name.chars().count() + 1)),
+        None => Ok(Term::Path(name.to_string())),
+    }
+}
+
+fn unexpected(c: char, at: usize) -> ExprError {
+    ExprError::at(
+        at,
+        format!(
+            "unexpected `{c}`: expected a value, a variable, len(…), a comparison, &&, || or !"
+        ),
+    )
+}
+
+fn valid_path(p: &str) -> bool {
+    let mut parts = p.split('.');
+    let head_ok = parts.next().is_some_and(|h| {
+        h.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && h.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    });
+    head_ok
+        && parts.all(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+}
+
+/// Digits with an optional fraction and exponent, as JSON numbers are written.
+fn number(text: &str) -> Option<Value> {
+    let shaped = text
+        .chars()
+        .all(|c| c.is_ascii_digit() || "+-.eE".contains(c));
+    if !shaped {
+        return None;
+    }
+    if let Ok(n) = text.parse::<i64>() {
+        return Some(Value::from(n));
+    }
+    let f = text.parse::<f64>().ok().filter(|f| f.is_finite())?;
+    serde_json::Number::from_f64(f).map(Value::Number)
 }
 
 fn negate(v: &Value) -> Value {
@@ -194,79 +195,5 @@ fn negate(v: &Value) -> Value {
             .and_then(|f| serde_json::Number::from_f64(-f))
             .map(Value::Number)
             .unwrap_or(Value::Null),
-    }
-}
-
-fn describe(t: &Tok) -> String {
-    match t {
-        Tok::RParen => "`)`".into(),
-        Tok::Op(op) => format!("`{}`", op.as_str()),
-        Tok::And => "`&&`".into(),
-        Tok::Or => "`||`".into(),
-        _ => "token".into(),
-    }
-}
-
-/// Parse expression text.
-pub fn parse(src: &str) -> Result<Expr, ExprError> {
-    let toks = lex(src)?;
-    if toks.is_empty() {
-        return err(0, "empty expression");
-    }
-    let end = src.chars().count();
-    let mut p = Parser {
-        toks,
-        pos: 0,
-        end,
-        depth: 0,
-    };
-    let e = p.or()?;
-    if p.pos < p.toks.len() {
-        let (t, at) = &p.toks[p.pos];
-        return err(
-            *at,
-            format!("unexpected {} after a complete expression", describe(t)),
-        );
-    }
-    Ok(e)
-}
-
-/// Canonical text: parsing it again gives the same expression (offsets aside).
-impl fmt::Display for Expr {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Parentheses where precedence needs them, and around `&&` inside `||` for clarity.
-        let group = |x: &Expr, f: &mut fmt::Formatter<'_>, around_cmp: bool| match x.kind {
-            Kind::And(_) | Kind::Or(_) => write!(f, "({x})"),
-            Kind::Cmp(..) if around_cmp => write!(f, "({x})"),
-            _ => write!(f, "{x}"),
-        };
-        match &self.kind {
-            Kind::Lit(v) => write!(f, "{v}"),
-            Kind::Path(p) => f.write_str(p),
-            Kind::Len(p) => write!(f, "len({p})"),
-            Kind::Not(x) => {
-                f.write_str("!")?;
-                group(x, f, true)
-            }
-            Kind::And(items) | Kind::Or(items) => {
-                let sep = if matches!(self.kind, Kind::And(_)) {
-                    " && "
-                } else {
-                    " || "
-                };
-                for (i, x) in items.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(sep)?;
-                    }
-                    group(x, f, false)?;
-                }
-                Ok(())
-            }
-            Kind::Cmp(op, l, r) => {
-                group(l, f, true)?;
-                write!(f, " {} ", op.as_str())?;
-                group(r, f, true)
-            }
-        }
     }
 }

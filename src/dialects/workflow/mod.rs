@@ -25,7 +25,6 @@ pub mod declare;
 pub mod expr;
 pub mod expr_guard;
 pub mod flow;
-pub mod lex;
 pub mod lints;
 pub mod nodes;
 pub mod precond;
