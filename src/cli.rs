@@ -86,7 +86,7 @@ pub struct StatusArgs {
 
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
-    /// Sequence files or directories.
+    /// Sequence files, directories or names.
     pub paths: Vec<PathBuf>,
     /// Print JSON.
     #[arg(long)]
@@ -166,7 +166,8 @@ pub struct InstallArgs {
     /// Your user settings (`~/.claude/settings.json`).
     #[arg(long, group = "scope")]
     pub user: bool,
-    /// The project's local, uncommitted settings (`.claude/settings.local.json`).
+    /// The project's local, uncommitted settings (`.claude/settings.local.json`; in a git
+    /// repository, install adds it to the project's `.gitignore` and uninstall leaves it there).
     #[arg(long, group = "scope")]
     pub local: bool,
     /// Sequence the hooks should use.
@@ -180,7 +181,7 @@ pub struct InstallArgs {
     #[arg(long)]
     pub dry_run: bool,
     /// The seed executable the hooks and the MCP server run (default: `seed` from PATH, for
-    /// every scope).
+    /// every scope; install refuses when PATH has none).
     #[arg(long, value_name = "PATH")]
     pub bin: Option<String>,
 }

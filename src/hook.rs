@@ -8,7 +8,7 @@
 mod answer;
 mod cache;
 mod failure;
-mod machines;
+pub mod machines;
 mod payload;
 mod session;
 mod step;

@@ -4,12 +4,15 @@
 //! state directory (the one the hook will use, under a throwaway session `seed-doctor-<pid>`
 //! whose files are removed afterwards, even on failure), checks each reply's shape for its
 //! event, reads what seed said on stderr, and reports each command's result and latency; with
-//! seed's server in `.mcp.json` it starts it and times `initialize`. Any problem, or no
-//! installation at all, exits 1.
+//! seed's server in `.mcp.json` it starts it and times `initialize`. The sequences the
+//! configuration names must load. Hooks that failed the same way are told once, with what to
+//! do about it. Any problem, or no installation at all, exits 1.
 
+mod fix;
 mod footprint;
 mod mcp;
 mod probe;
+mod sequences;
 mod shape;
 
 use std::path::{Path, PathBuf};
@@ -133,12 +136,30 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
     if let Some(m) = &mcp {
         ok &= m["ok"] == true;
     }
+    let sequences = sequences::check(&project);
+    ok &= sequences.iter().all(|s| s["ok"] == true);
+    let exe = std::env::current_exe()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| "/path/to/seed".into());
+    let groups = fix::groups(&checks, &exe);
+    for c in checks.iter_mut().filter(|c| c["ok"] != true) {
+        let problems: Vec<String> =
+            serde_json::from_value(c["problems"].clone()).unwrap_or_default();
+        let fix = fix::fix_for(
+            &problems,
+            c["stderr"].as_str().unwrap_or(""),
+            c["command"].as_str().unwrap_or(""),
+            c["scope"].as_str().unwrap_or(""),
+            &exe,
+        );
+        c["fix"] = json!(fix);
+    }
     let report = json!({ "ok": ok, "installed": installed, "plugin": plugin, "files": files,
-        "checks": checks, "mcp": mcp });
+        "sequences": sequences, "checks": checks, "mcp": mcp });
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        print_text(&report)?;
+        print_text(&report, &groups)?;
     }
     Ok(if ok {
         ExitCode::SUCCESS
@@ -147,7 +168,7 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
     })
 }
 
-fn print_text(r: &Value) -> std::io::Result<()> {
+fn print_text(r: &Value, groups: &[fix::Group]) -> std::io::Result<()> {
     let list = |v: &Value| v.as_array().cloned().unwrap_or_default();
     let s = |v: &Value| v.as_str().unwrap_or("").to_string();
     for f in list(&r["files"]) {
@@ -173,24 +194,40 @@ fn print_text(r: &Value) -> std::io::Result<()> {
             "✗ seed is not installed: no settings file has seed's hooks and no seed plugin is enabled (run `seed install`, or enable the plugin in hooks/hooks.json)"
         )?;
     }
+    for q in list(&r["sequences"]) {
+        if q["ok"] == true {
+            outln!("✓ sequence {} (from {})", s(&q["sequence"]), s(&q["at"]))?;
+        } else {
+            outln!("✗ sequence {} (from {})", s(&q["sequence"]), s(&q["at"]))?;
+            outln!("    {}", s(&q["problem"]))?;
+            outln!("    fix: {}", s(&q["fix"]))?;
+        }
+    }
+    let mut told = vec![false; groups.len()];
     for c in list(&r["checks"]) {
-        let mark = if c["ok"] == true { "✓" } else { "✗" };
         let event = match c["matcher"].as_str() {
             Some(m) => format!("{} [{m}]", s(&c["event"])),
             None => s(&c["event"]),
         };
-        outln!(
-            "{mark} {} {event:<22} {:>7.2} ms  {}",
-            s(&c["scope"]),
-            c["ms"].as_f64().unwrap_or(0.0),
-            s(&c["command"])
-        )?;
-        for p in list(&c["problems"]) {
-            outln!("    {}", s(&p))?;
+        if c["ok"] == true {
+            outln!(
+                "✓ {} {event:<22} {:>7.2} ms  {}",
+                s(&c["scope"]),
+                c["ms"].as_f64().unwrap_or(0.0),
+                s(&c["command"])
+            )?;
+            continue;
         }
-        if let Some(e) = c["stderr"].as_str().filter(|e| !e.is_empty()) {
-            outln!("    stderr: {e}")?;
+        let Some(at) = groups
+            .iter()
+            .position(|g| g.scope == s(&c["scope"]) && g.events.contains(&event))
+        else {
+            continue;
+        };
+        if std::mem::replace(&mut told[at], true) {
+            continue;
         }
+        print_group(&groups[at], &c)?;
     }
     if let Some(m) = r.get("mcp").filter(|m| !m.is_null()) {
         let mark = if m["ok"] == true { "✓" } else { "✗" };
@@ -213,4 +250,38 @@ fn print_text(r: &Value) -> std::io::Result<()> {
             "doctor: problems found"
         }
     )
+}
+
+/// Failed hooks told once: one of them as it ran (or, for several, which ones), what went
+/// wrong, and the fix.
+fn print_group(g: &fix::Group, first: &Value) -> std::io::Result<()> {
+    let command = first["command"].as_str().unwrap_or("");
+    match g.events.as_slice() {
+        [one] => outln!(
+            "✗ {} {one:<22} {:>7.2} ms  {command}",
+            g.scope,
+            first["ms"].as_f64().unwrap_or(0.0)
+        )?,
+        many => {
+            outln!(
+                "✗ {} {} hooks failed the same way: {}",
+                g.scope,
+                many.len(),
+                many.join(", ")
+            )?;
+            outln!("    e.g. {command}")?;
+        }
+    }
+    for p in &g.problems {
+        outln!("    {p}")?;
+    }
+    // Lines seed wrote are among the problems already (`check_stderr`).
+    let told = |l: &&str| l.starts_with("seed: ") && !check_stderr(l).is_empty();
+    for l in g.stderr.lines().filter(|l| !told(l)) {
+        outln!("    stderr: {l}")?;
+    }
+    if let Some(f) = &g.fix {
+        outln!("    fix: {f}")?;
+    }
+    Ok(())
 }

@@ -5,9 +5,13 @@
 //! that does not parse is refused and left untouched; your file as it was before seed changed
 //! it is kept as `<file>.seed-backup`, and a file seed made is removed again when nothing else
 //! was put in it. Every file is prepared first and written only when all of them can be: an
-//! install is whole or not at all.
+//! install is whole or not at all. An install that could not work is refused before anything
+//! is written: a sequence that does not load, hooks that run a `seed` the shell cannot find.
+//! `--local` also keeps the local settings out of git (`gitignore`).
 
+pub mod checks;
 mod files;
+pub mod gitignore;
 mod hooks;
 
 use std::path::{Path, PathBuf};
@@ -100,26 +104,21 @@ fn is_executable(p: &Path) -> bool {
     }
 }
 
-/// A warning when the hooks would run no seed, or another one than this.
+/// A note when the hooks would run another `seed` than this one (none at all is refused:
+/// `checks::on_path`).
 fn path_note(bin: &str) -> Option<String> {
     if bin != "seed" {
         return None;
     }
     let me = std::env::current_exe().ok()?;
-    match seed_on_path() {
-        None => Some(format!(
-            "seed: note: `seed` is not on PATH, so the hooks will not run; install it (`cargo install --path .`) or pass --bin {}",
-            shell_quote(&me.display().to_string())
-        )),
-        Some(p) if std::fs::canonicalize(&p).ok() != std::fs::canonicalize(&me).ok() => {
-            Some(format!(
-                "seed: note: the hooks will run {} (the `seed` on PATH), not this executable ({})",
-                p.display(),
-                me.display()
-            ))
-        }
-        Some(_) => None,
-    }
+    let p = seed_on_path()?;
+    (std::fs::canonicalize(&p).ok() != std::fs::canonicalize(&me).ok()).then(|| {
+        format!(
+            "seed: note: the hooks will run {} (the `seed` on PATH), not this executable ({})",
+            p.display(),
+            me.display()
+        )
+    })
 }
 
 /// One file's change, prepared and not yet written.
@@ -133,6 +132,8 @@ struct Change {
     backup: bool,
     /// Remove the file instead of writing it (see `seeds_own_file`).
     delete: bool,
+    /// What to say once it is written, instead of naming seed's entries (a `.gitignore`).
+    said: Option<String>,
 }
 
 fn backup_path(path: &Path) -> PathBuf {
@@ -162,6 +163,13 @@ pub fn run(args: cli::InstallArgs, uninstall: bool) -> CmdResult {
     let path = settings_path(scope)?;
     let bin = command_bin(args.bin.as_deref());
     let sequence = args.sequence.as_deref();
+    if !uninstall {
+        if let Some(list) = sequence {
+            checks::sequences(list, &project_root())
+                .map_err(|e| format!("{e}; nothing was written"))?;
+        }
+        checks::on_path(&bin)?;
+    }
     // Every file is read, parsed and changed in memory first: one that cannot be (bad JSON,
     // a foreign `seed` server) stops the install before anything is written.
     let holds_hooks = |v: &Value| !find_entries(v).is_empty();
@@ -196,6 +204,9 @@ pub fn run(args: cli::InstallArgs, uninstall: bool) -> CmdResult {
             },
         )?);
     }
+    if scope == Scope::Local && !uninstall {
+        changes.extend(gitignore_change()?);
+    }
     if args.dry_run {
         for c in &changes {
             show(c)?;
@@ -226,6 +237,35 @@ pub fn run(args: cli::InstallArgs, uninstall: bool) -> CmdResult {
         outln!("{note}")?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The project's `.gitignore` with the local settings in it, when it needs them (see
+/// `gitignore`).
+fn gitignore_change() -> Result<Option<Change>, super::CmdError> {
+    let root = project_root();
+    let path = root.join(".gitignore");
+    let old = match std::fs::read_to_string(&path) {
+        Ok(t) => Some(t),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(format!("{}: cannot read: {e}", path.display()).into()),
+    };
+    let Some(new_text) = gitignore::wanted(&root, old.as_deref()) else {
+        return Ok(None);
+    };
+    Ok(Some(Change {
+        said: Some(format!(
+            "added {} to {} (local settings stay out of git)",
+            gitignore::LINE,
+            path.display()
+        )),
+        path,
+        what: ".gitignore line",
+        old,
+        new_text,
+        changed: true,
+        backup: false,
+        delete: false,
+    }))
 }
 
 /// Read `path`, refuse it when it does not parse, and apply `change` in memory. `holds_seed`
@@ -265,6 +305,7 @@ fn prepare(
         changed,
         backup,
         delete: delete && changed,
+        said: None,
     })
 }
 
@@ -303,6 +344,10 @@ fn commit(c: &Change, uninstall: bool) -> Result<(), super::CmdError> {
             .map_err(|e| format!("{}: cannot write backup: {e}", backup.display()))?;
     }
     replace_file(&c.path, &c.new_text).map_err(|e| format!("{shown}: cannot write: {e}"))?;
+    if let Some(said) = &c.said {
+        outln!("{said}")?;
+        return Ok(());
+    }
     let (verb, prep) = if uninstall {
         ("removed seed's", "from")
     } else {

@@ -97,8 +97,15 @@ pub fn validate_paths(paths: &[PathBuf]) -> Vec<FileReport> {
             .collect();
     }
     let (mut files, mut seen) = (Vec::new(), HashSet::new());
+    // A bare word that is no file is a sequence's name, looked up as every command looks it up
+    // (a typo is told the name it most likely meant).
+    let mut named = Vec::new();
     for p in paths {
-        collect(p, &mut files, &mut seen);
+        let bare = p.components().count() == 1 && std::fs::symlink_metadata(p).is_err();
+        match (bare, p.to_str()) {
+            (true, Some(name)) => named.push(name.to_string()),
+            _ => collect(p, &mut files, &mut seen),
+        }
     }
     let loaded: Vec<(PathBuf, _)> = files
         .into_iter()
@@ -123,6 +130,10 @@ pub fn validate_paths(paths: &[PathBuf]) -> Vec<FileReport> {
             !(diagram && std::fs::canonicalize(f).is_ok_and(|c| nested.contains(&c)))
         })
         .map(|(f, l)| check(f.display().to_string(), l))
+        .chain(named.into_iter().map(|n| {
+            let loaded = dialects::resolve(&n, &super::sequence_search_dirs());
+            check(n, loaded)
+        }))
         .collect()
 }
 

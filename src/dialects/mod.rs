@@ -8,6 +8,7 @@ pub mod expr;
 pub mod locate;
 pub mod master;
 pub mod mermaid;
+pub mod suggest;
 pub mod workflow;
 
 use std::path::{Path, PathBuf};
@@ -269,9 +270,42 @@ pub fn resolve(name_or_path: &str, search_dirs: &[PathBuf]) -> Result<Loaded, Lo
         name_or_path,
         0,
         0,
-        format!(
-            "no such sequence: not a file, and not one of the built-ins ({})",
-            builtin_names().join(", ")
-        ),
+        unknown(name_or_path, search_dirs),
     ))
+}
+
+/// Why `name` names no sequence, with the one most likely meant and every one there is.
+fn unknown(name: &str, search_dirs: &[PathBuf]) -> String {
+    let known = known_names(search_dirs);
+    let meant = suggest::closest(name, &known)
+        .map(|m| format!("; did you mean `{m}`?"))
+        .unwrap_or_default();
+    format!(
+        "no such sequence{meant} (not a file; the sequences are: {})",
+        known.join(", ")
+    )
+}
+
+/// Every sequence a name can refer to: the files of the search directories, then the
+/// built-ins, each name once, sorted.
+pub fn known_names(search_dirs: &[PathBuf]) -> Vec<String> {
+    let mut names = builtin_names();
+    for dir in search_dirs {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            let entry = path
+                .extension()
+                .and_then(|x| x.to_str())
+                .is_some_and(|x| ENTRY_EXTENSIONS.contains(&x));
+            if let (true, Some(stem)) = (entry, path.file_stem().and_then(|s| s.to_str())) {
+                names.push(stem.to_string());
+            }
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
 }

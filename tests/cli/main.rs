@@ -7,6 +7,7 @@ mod help;
 mod hostile_text;
 mod lint_files;
 mod output;
+mod sequence_names;
 mod status;
 mod status_layers;
 mod validate_paths;

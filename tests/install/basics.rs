@@ -45,6 +45,8 @@ fn no_file_then_idempotent() {
 fn empty_object_and_other_hooks_are_kept() {
     let p = Project::new();
     std::fs::write(settings(&p), "{}").unwrap();
+    // A project sequence whose name needs quoting in a shell.
+    p.add_sequence("my seq");
     assert_eq!(
         p.seed(&["install", "--project", "--sequence", "my seq"]).0,
         0
@@ -300,4 +302,104 @@ fn your_handlers_next_to_seeds_are_kept() {
         read(&p)["hooks"]["PostToolUse"],
         json!([{ "matcher": "Edit", "hooks": [ { "type": "command", "command": "fmt" } ] }])
     );
+}
+
+/// A mistyped sequence would make every hook fail open, leaving the agent unguarded: install
+/// refuses it, names the sequence meant, and writes nothing.
+#[test]
+fn an_unknown_sequence_is_refused_naming_the_closest() {
+    let p = Project::new();
+    std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(p.root())
+        .status()
+        .ok();
+    for scope in ["--local", "--project", "--user"] {
+        let (code, out, err) = p.seed(&["install", scope, "--sequence", "compund_intelligence"]);
+        assert_ne!(code, 0, "{scope}: {out}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with("seed: --sequence compund_intelligence: no such sequence; did you mean `compound_intelligence`?"),
+            "{scope}: {err}"
+        );
+        assert!(err.trim_end().ends_with("nothing was written"), "{err}");
+    }
+    // One bad name in a list is enough; a name nothing resembles lists what there is.
+    let (code, _, err) = p.seed(&["install", "--local", "--sequence", "hope,tdd_x_y_z_w"]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("tdd_x_y_z_w: no such sequence (not a file; the sequences are: "),
+        "{err}"
+    );
+    assert!(!err.contains("did you mean"), "{err}");
+    // A sequence that does not load is refused too, with its own error.
+    std::fs::write(p.root().join("broken.json"), "{ \"tool_transitions\": ").unwrap();
+    let (code, _, err) = p.seed(&["install", "--local", "--sequence", "broken.json"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("broken.json:"), "{err}");
+    // Nothing was written anywhere.
+    assert_eq!(
+        std::fs::read_dir(p.root().join(".claude")).unwrap().count(),
+        0
+    );
+    assert!(!p.root().join(".gitignore").exists());
+    assert!(!p.dir.path().join("home/.claude").exists());
+    // A path relative to the project, a project sequence and a built-in install.
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("sequences/starlog_initialization.json"),
+        p.root().join("mine.json"),
+    )
+    .unwrap();
+    p.add_sequence("team_flow");
+    let (code, _, err) = p.seed(&[
+        "install",
+        "--local",
+        "--sequence",
+        "mine.json,team_flow,hope",
+    ]);
+    assert_eq!(code, 0, "{err}");
+}
+
+/// `--local` settings are personal: in a git repository the project's `.gitignore` gets them,
+/// once; `--project` and a directory outside git get no `.gitignore`; uninstall leaves the line
+/// (the file stays personal with or without seed in it).
+#[test]
+fn local_settings_go_into_the_gitignore_once() {
+    let p = Project::new();
+    let gitignore = p.root().join(".gitignore");
+    // Not a git repository: nothing to ignore in.
+    assert_eq!(p.seed(&["install", "--local"]).0, 0);
+    assert!(!gitignore.exists());
+    assert_eq!(p.seed(&["uninstall", "--local"]).0, 0);
+
+    std::fs::create_dir(p.root().join(".git")).unwrap();
+    std::fs::write(&gitignore, "target").unwrap();
+    let (code, out, _) = p.seed(&["install", "--local", "--dry-run"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("+.claude/settings.local.json"), "{out}");
+    assert_eq!(std::fs::read_to_string(&gitignore).unwrap(), "target");
+
+    let (code, out, _) = p.seed(&["install", "--local"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("added .claude/settings.local.json to ") && out.contains(".gitignore"),
+        "{out}"
+    );
+    let once = "target\n.claude/settings.local.json\n";
+    assert_eq!(std::fs::read_to_string(&gitignore).unwrap(), once);
+    // Idempotent.
+    let (_, out, _) = p.seed(&["install", "--local", "--sequence", "hope"]);
+    assert!(!out.contains(".gitignore"), "{out}");
+    assert_eq!(std::fs::read_to_string(&gitignore).unwrap(), once);
+    // Uninstall leaves the line.
+    assert_eq!(p.seed(&["uninstall", "--local"]).0, 0);
+    assert_eq!(std::fs::read_to_string(&gitignore).unwrap(), once);
+    // A rule that already covers it is enough.
+    std::fs::write(&gitignore, "/.claude/\n").unwrap();
+    assert_eq!(p.seed(&["install", "--local"]).0, 0);
+    assert_eq!(std::fs::read_to_string(&gitignore).unwrap(), "/.claude/\n");
+    // The project's shared settings are meant to be committed.
+    std::fs::remove_file(&gitignore).unwrap();
+    assert_eq!(p.seed(&["install", "--project"]).0, 0);
+    assert!(!gitignore.exists());
 }

@@ -277,4 +277,116 @@ fn a_hook_command_that_is_not_found_reports_its_exit_code() {
     let (_, text, _) = p.seed_with_path(&["doctor"], &path);
     assert!(text.contains("exit code 127, expected 0"), "{text}");
     assert!(!text.contains("Some("), "{text}");
+    assert!(
+        text.contains("fix: the plugin's hooks run `seed` from PATH"),
+        "{text}"
+    );
+}
+
+/// Ten hooks that fail the same way (installed with `seed` on PATH, then run by a shell that
+/// finds none) are told once, with the fix: put `seed` on PATH, or pin this one with `--bin`,
+/// keeping the installed sequence.
+#[test]
+fn identical_failures_are_told_once_with_the_fix() {
+    let p = Project::new();
+    let (code, _, err) = p.seed(&["install", "--local", "--sequence", "starlog_initialization"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, report, text) = doctor(&p);
+    assert_eq!(code, 1, "{report}");
+    let events = seed::commands::install::HOOK_EVENTS.len();
+    assert_eq!(
+        text.matches("exit code 127, expected 0").count(),
+        1,
+        "one line for the ten failures: {text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "✗ local {events} hooks failed the same way: SessionStart, "
+        )),
+        "{text}"
+    );
+    let pinned = format!(
+        "`seed install --local --sequence starlog_initialization --bin {}`",
+        bin().display()
+    );
+    let fix = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("fix: "))
+        .unwrap_or_else(|| panic!("no fix line: {text}"));
+    assert!(
+        fix.contains("put it on PATH") && fix.ends_with(&pinned),
+        "{fix}"
+    );
+    assert!(
+        text.trim_end().ends_with("doctor: problems found"),
+        "{text}"
+    );
+    // Each failed check carries the fix in JSON too.
+    for c in report["checks"].as_array().unwrap() {
+        assert!(c["fix"].as_str().unwrap().ends_with(&pinned), "{c}");
+    }
+    // Followed, the fix works.
+    let (code, _, _) = p.seed_with_path(
+        &[
+            "install",
+            "--local",
+            "--sequence",
+            "starlog_initialization",
+            "--bin",
+            bin().to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(code, 0);
+    assert_eq!(doctor(&p).0, 0);
+}
+
+/// A sequence the configuration names is checked where it is written: a typo in `.seed.toml`
+/// fails doctor, names the file, line and column, and the sequence meant.
+#[test]
+fn a_mistyped_sequence_in_the_project_configuration_names_the_one_meant() {
+    let p = Project::new();
+    install(&p, &[]);
+    std::fs::write(
+        p.root().join(".seed.toml"),
+        "enforcement = \"advise\"\nsequence = \"compund_intelligence\"\n",
+    )
+    .unwrap();
+    let (code, report, text) = doctor(&p);
+    assert_eq!(code, 1, "{report}");
+    let seq = &report["sequences"][0];
+    assert_eq!(seq["ok"], false, "{report}");
+    assert_eq!(seq["sequence"], "compund_intelligence");
+    assert!(
+        seq["at"].as_str().unwrap().ends_with(".seed.toml:2:1"),
+        "{seq}"
+    );
+    assert!(
+        seq["problem"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean `compound_intelligence`?"),
+        "{seq}"
+    );
+    assert!(
+        text.contains("fix: write `compound_intelligence` instead of `compund_intelligence` at "),
+        "{text}"
+    );
+    // The hooks fail the same way: one group, sent back to the sequence check.
+    assert_eq!(
+        text.matches("hooks failed the same way").count(),
+        1,
+        "{text}"
+    );
+    std::fs::write(
+        p.root().join(".seed.toml"),
+        "sequence = \"compound_intelligence\"\n",
+    )
+    .unwrap();
+    let (code, report, text) = doctor(&p);
+    assert_eq!(code, 0, "{report}");
+    assert!(
+        text.contains("✓ sequence compound_intelligence (from "),
+        "{text}"
+    );
 }

@@ -19,7 +19,7 @@ fn a_symlinked_settings_file_is_written_through_and_stays_a_link() {
     std::fs::write(&target, "{\"model\": \"opus\"}\n").unwrap();
     let link = p.root().join(".claude/settings.local.json");
     std::os::unix::fs::symlink(&target, &link).unwrap();
-    let (code, out, err) = p.seed_with_path(&["install", "--local"], &[]);
+    let (code, out, err) = p.seed_with_path(&["install", "--local"], &[&p.seed_dir()]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         std::fs::symlink_metadata(&link)
@@ -54,7 +54,11 @@ fn a_symlinked_settings_file_is_written_through_and_stays_a_link() {
         ["settings.local.json", "settings.local.json.seed-backup"]
     );
     // Uninstall writes through the link too.
-    assert_eq!(p.seed_with_path(&["uninstall", "--local"], &[]).0, 0);
+    assert_eq!(
+        p.seed_with_path(&["uninstall", "--local"], &[&p.seed_dir()])
+            .0,
+        0
+    );
     assert!(
         std::fs::symlink_metadata(&link)
             .unwrap()
@@ -73,7 +77,7 @@ fn an_unparseable_mcp_json_stops_the_whole_install() {
     let settings = p.root().join(".claude/settings.json");
     std::fs::write(&settings, "{}\n").unwrap();
     std::fs::write(p.root().join(".mcp.json"), "{\"mcpServers\": {,}}\n").unwrap();
-    let (code, out, err) = p.seed_with_path(&["install", "--project", "--mcp"], &[]);
+    let (code, out, err) = p.seed_with_path(&["install", "--project", "--mcp"], &[&p.seed_dir()]);
     assert_eq!(code, 1, "{out}");
     assert!(
         err.contains(".mcp.json:1:") && err.contains("left untouched"),
@@ -87,14 +91,15 @@ fn an_unparseable_mcp_json_stops_the_whole_install() {
         "{\"mcpServers\": {\"seed\": {\"command\": \"other\"}}}\n",
     )
     .unwrap();
-    let (code, _, err) = p.seed_with_path(&["install", "--project", "--mcp"], &[]);
+    let (code, _, err) = p.seed_with_path(&["install", "--project", "--mcp"], &[&p.seed_dir()]);
     assert_eq!(code, 1);
     assert!(err.contains("not seed's"), "{err}");
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), "{}\n");
     // A good one: both written.
     std::fs::write(p.root().join(".mcp.json"), "{}\n").unwrap();
     assert_eq!(
-        p.seed_with_path(&["install", "--project", "--mcp"], &[]).0,
+        p.seed_with_path(&["install", "--project", "--mcp"], &[&p.seed_dir()])
+            .0,
         0
     );
     assert_eq!(p.json(".mcp.json")["mcpServers"]["seed"]["command"], "seed");
@@ -109,7 +114,7 @@ fn an_unparseable_mcp_json_stops_the_whole_install() {
 fn hooks_and_mcp_server_use_the_same_command() {
     for scope in ["--local", "--user", "--project"] {
         let p = Project::new();
-        let (code, out, err) = p.seed_with_path(&["install", scope, "--mcp"], &[]);
+        let (code, out, err) = p.seed_with_path(&["install", scope, "--mcp"], &[&p.seed_dir()]);
         assert_eq!(code, 0, "{scope}: {err}");
         let settings = match scope {
             "--local" => p.json(".claude/settings.local.json"),
@@ -126,8 +131,8 @@ fn hooks_and_mcp_server_use_the_same_command() {
             "{scope}: {:?}",
             commands(&settings)
         );
-        // No `seed` on PATH: said once, on stderr.
-        assert!(err.contains("`seed` is not on PATH"), "{scope}: {err}");
+        // This very `seed` is on PATH: nothing to say.
+        assert_eq!(err, "", "{scope}");
         let server = |out: &str| match scope {
             "--project" => p.json(".mcp.json")["mcpServers"]["seed"]["command"]
                 .as_str()
@@ -151,6 +156,47 @@ fn hooks_and_mcp_server_use_the_same_command() {
         assert_eq!(server(&out), "/opt/seed/bin/seed", "{scope}");
         assert!(!err.contains("PATH"), "{err}");
     }
+}
+
+/// Hooks that run `seed` from a PATH without one would all fail (exit 127) and enforce
+/// nothing: install refuses, names `--bin` with this executable, and writes nothing; with
+/// `--bin` it installs.
+#[test]
+fn no_seed_on_path_is_refused_unless_bin_is_given() {
+    for scope in ["--local", "--project", "--user"] {
+        let p = Project::new();
+        let (code, out, err) = p.seed_with_path(&["install", scope, "--mcp"], &[]);
+        assert_eq!(code, 1, "{scope}: {out}");
+        assert!(
+            err.starts_with("seed: `seed` is not on PATH"),
+            "{scope}: {err}"
+        );
+        assert!(err.contains("--bin "), "{scope}: {err}");
+        assert!(
+            err.trim_end().ends_with("nothing was written"),
+            "{scope}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(out.is_empty(), "{out}");
+        let written: Vec<_> = std::fs::read_dir(p.root().join(".claude"))
+            .unwrap()
+            .collect();
+        assert!(written.is_empty(), "{scope}: {written:?}");
+        assert!(!p.root().join(".mcp.json").exists());
+        assert!(!p.dir.path().join("home/.claude/settings.json").exists());
+        // The dry run fails the same way: what it would show could not work.
+        let (code, _, err) = p.seed_with_path(&["install", scope, "--dry-run"], &[]);
+        assert_eq!(code, 1, "{scope}: {err}");
+        let bin = project_common::bin();
+        let (code, _, err) =
+            p.seed_with_path(&["install", scope, "--bin", bin.to_str().unwrap()], &[]);
+        assert_eq!((code, err.as_str()), (0, ""), "{scope}");
+    }
+    // Uninstall needs no seed at all.
+    let p = Project::new();
+    assert_eq!(p.seed(&["install", "--local"]).0, 0);
+    let (code, _, err) = p.seed_with_path(&["uninstall", "--local"], &[]);
+    assert_eq!((code, err.as_str()), (0, ""));
 }
 
 /// With this very executable on PATH as `seed`, nothing needs saying.
@@ -183,7 +229,7 @@ fn the_backup_keeps_the_original_files_mode() {
         }
         std::fs::write(&settings, "{\"model\": \"opus\"}\n").unwrap();
         std::fs::set_permissions(&settings, std::fs::Permissions::from_mode(want)).unwrap();
-        let (code, out, err) = p.seed_with_path(&["install", "--local"], &[]);
+        let (code, out, err) = p.seed_with_path(&["install", "--local"], &[&p.seed_dir()]);
         assert_eq!(code, 0, "{out}{err}");
         assert_eq!(
             std::fs::read_to_string(&backup).unwrap(),

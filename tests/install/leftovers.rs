@@ -11,7 +11,7 @@ use project_common::Project;
 use serde_json::json;
 
 fn ok(p: &Project, args: &[&str]) -> String {
-    let (code, out, err) = p.seed_with_path(args, &[]);
+    let (code, out, err) = p.seed_with_path(args, &[&p.seed_dir()]);
     assert_eq!(code, 0, "{args:?}: {out}{err}");
     out
 }
@@ -122,6 +122,7 @@ fn a_linked_file_is_never_removed() {
 fn user_and_local_servers_are_left_to_claude_mcp() {
     for scope in ["user", "local"] {
         let p = Project::new();
+        p.add_sequence("my flow");
         let flag = format!("--{scope}");
         let out = ok(&p, &["install", &flag, "--mcp", "--sequence", "my flow"]);
         assert!(

@@ -24,7 +24,7 @@ fn parse(file: &Path) -> Value {
 }
 
 fn ok(p: &Project, args: &[&str]) -> String {
-    let (code, out, err) = p.seed_with_path(args, &[]);
+    let (code, out, err) = p.seed_with_path(args, &[&p.seed_dir()]);
     assert_eq!(code, 0, "{args:?}: {out}{err}");
     out
 }

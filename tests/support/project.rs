@@ -45,9 +45,23 @@ impl Project {
         self.dir.path().join("project")
     }
 
-    /// `seed ARGS` in the project, with the runner's `PATH`.
+    /// `seed ARGS` in the project, with the runner's `PATH` behind a directory holding this
+    /// `seed` (install refuses hooks that would find none).
     pub fn seed(&self, args: &[&str]) -> (i32, String, String) {
         self.run(args, None)
+    }
+
+    /// A directory holding only this `seed` (a link to the binary under test), for a `PATH`.
+    pub fn seed_dir(&self) -> PathBuf {
+        let dir = self.dir.path().join("seed-bin");
+        if !dir.join("seed").exists() {
+            std::fs::create_dir_all(&dir).unwrap();
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(bin(), dir.join("seed")).unwrap();
+            #[cfg(not(unix))]
+            std::fs::copy(bin(), dir.join("seed")).unwrap();
+        }
+        dir
     }
 
     /// `seed ARGS` in the project, with `PATH` holding only `path_dirs`.
@@ -82,9 +96,14 @@ impl Project {
         for (k, v) in env {
             c.env(k, v);
         }
-        if let Some(dirs) = path_dirs {
-            c.env("PATH", std::env::join_paths(dirs).unwrap());
-        }
+        match path_dirs {
+            Some(dirs) => c.env("PATH", std::env::join_paths(dirs).unwrap()),
+            None => {
+                let runner = std::env::var_os("PATH").unwrap_or_default();
+                let dirs = std::iter::once(self.seed_dir()).chain(std::env::split_paths(&runner));
+                c.env("PATH", std::env::join_paths(dirs).unwrap())
+            }
+        };
         let o = c
             .args(args)
             .env("CLAUDE_PROJECT_DIR", self.root())
@@ -98,6 +117,16 @@ impl Project {
             String::from_utf8_lossy(&o.stdout).into_owned(),
             String::from_utf8_lossy(&o.stderr).into_owned(),
         )
+    }
+
+    /// A sequence of the project named `name` (`.seed/sequences/<name>.json`, a copy of a
+    /// built-in), for a name install must find.
+    pub fn add_sequence(&self, name: &str) {
+        let dir = self.root().join(".seed/sequences");
+        std::fs::create_dir_all(&dir).unwrap();
+        let builtin =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("sequences/starlog_initialization.json");
+        std::fs::copy(builtin, dir.join(format!("{name}.json"))).unwrap();
     }
 
     /// A JSON file of the project, parsed.

@@ -1,0 +1,57 @@
+//! What `seed install` refuses before it writes anything: a sequence the hooks could not load
+//! (every hook would fail open and the agent would run unguarded), and hooks that would run a
+//! `seed` the shell cannot find.
+
+use std::path::Path;
+
+use crate::dialects;
+use crate::hook::machines::search_dirs;
+
+/// Each sequence of a `--sequence` list (comma-separated, as the hook reads it) loads from the
+/// project as the hook will load it: a path relative to the project, a file of the project's
+/// `.seed/sequences` or the state directory's `sequences`, or a built-in. The first that does
+/// not is the error, naming the sequence most likely meant.
+pub fn sequences(list: &str, project: &Path) -> Result<(), String> {
+    let names: Vec<&str> = list
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    if names.is_empty() {
+        return Err("--sequence: no sequence named; give NAME or PATH".into());
+    }
+    for name in names {
+        sequence(name, project).map_err(|e| format!("--sequence {e}"))?;
+    }
+    Ok(())
+}
+
+/// One sequence name or path, loaded as a hook running in `project` loads it.
+pub fn sequence(name: &str, project: &Path) -> Result<(), dialects::LoadError> {
+    let state = crate::store::paths::state_dir().ok();
+    let dirs = match &state {
+        Some(s) => search_dirs(Some(project), s),
+        None => vec![project.join(".seed").join("sequences")],
+    };
+    let in_project = project.join(name);
+    let as_given = if Path::new(name).is_relative() && in_project.is_file() {
+        in_project.display().to_string()
+    } else {
+        name.to_string()
+    };
+    dialects::resolve(&as_given, &dirs).map(|_| ())
+}
+
+/// Hooks that run `seed` from PATH need one there: without it every hook fails (exit 127)
+/// and nothing is enforced. `--bin` names the executable instead.
+pub fn on_path(bin: &str) -> Result<(), String> {
+    if bin != "seed" || super::seed_on_path().is_some() {
+        return Ok(());
+    }
+    let me = std::env::current_exe()
+        .map(|p| super::shell_quote(&p.display().to_string()))
+        .unwrap_or_else(|_| "/path/to/seed".into());
+    Err(format!(
+        "`seed` is not on PATH, so Claude Code could not run the hooks: put it there (`cargo install --path .` in seed's checkout) or pass --bin {me}; nothing was written"
+    ))
+}
