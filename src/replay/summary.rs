@@ -20,6 +20,17 @@ pub struct CallNote {
     pub reason: String,
 }
 
+/// A call the source records as refused: the hook's deny or ask, or a transcript's hook
+/// refusal.
+#[derive(Debug, Clone, Serialize)]
+pub struct Refusal {
+    /// Index of the record in the source.
+    pub index: usize,
+    pub tool: String,
+    pub decision: String,
+    pub reason: String,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Final {
     pub sequence: String,
@@ -49,6 +60,8 @@ pub struct Summary {
     pub differing: Vec<CallNote>,
     /// Calls the replayed sequence denies (or asks about).
     pub denied: Vec<CallNote>,
+    /// Calls the source records as refused, whatever sequence replays them.
+    pub refused: Vec<Refusal>,
     pub skipped_lines: usize,
     /// Records of a newer seed's format, left out of every count above.
     pub newer_records: usize,
@@ -84,6 +97,7 @@ pub fn summarize(source: &super::source::Loaded, seq: Option<&Seq>, what_if: boo
         r#final: None,
         differing: Vec::new(),
         denied: Vec::new(),
+        refused: refused(records),
         skipped_lines: source.skipped,
         newer_records: source.newer,
     };
@@ -153,6 +167,25 @@ pub fn summarize(source: &super::source::Loaded, seq: Option<&Seq>, what_if: boo
     s
 }
 
+/// The gated calls whose recorded verdict refused them (deny or ask).
+fn refused(records: &[crate::store::record::Record]) -> Vec<Refusal> {
+    records
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| super::source::is_gated_call(r))
+        .filter_map(|(index, r)| {
+            let v = r.verdict.as_ref()?;
+            let tool = r.event.as_ref()?.claude_tool_name();
+            matches!(v.decision, Decision::Deny | Decision::Ask).then(|| Refusal {
+                index,
+                tool,
+                decision: v.decision.as_str().to_string(),
+                reason: v.reason.clone(),
+            })
+        })
+        .collect()
+}
+
 pub fn render_text(s: &Summary) -> String {
     let mut out = format!(
         "{}  (session {})\n",
@@ -192,6 +225,7 @@ pub fn render_text(s: &Summary) -> String {
     }
     let Some(f) = &s.r#final else {
         out.push_str("sequence:   none (pass --sequence NAME to replay through one)\n");
+        render_refused(&mut out, &s.refused);
         return out;
     };
     let counts = |m: &BTreeMap<String, usize>| {
@@ -249,6 +283,26 @@ pub fn render_text(s: &Summary) -> String {
         }
     }
     out
+}
+
+/// The recorded refusals, when no sequence replays the calls (one that does lists its own).
+fn render_refused(out: &mut String, refused: &[Refusal]) {
+    if refused.is_empty() {
+        return;
+    }
+    out.push_str(&format!(
+        "refused:    {} calls (as recorded: a hook refused them)\n",
+        refused.len()
+    ));
+    // The reasons come from the source (a transcript's text): one clean line each.
+    let clean = crate::engine::sanitize::clean;
+    for d in refused.iter().take(50) {
+        let (tool, reason) = (clean(&d.tool, 64), clean(&d.reason, 400));
+        out.push_str(&format!("  #{:<6} {tool:<32} {reason}\n", d.index));
+    }
+    if refused.len() > 50 {
+        out.push_str(&format!("  … {} more (see --json)\n", refused.len() - 50));
+    }
 }
 
 /// Records a newer seed wrote, which this one leaves out rather than misreads.

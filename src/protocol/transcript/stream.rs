@@ -10,6 +10,7 @@ use crate::store::record::Record;
 
 mod agents;
 mod calls;
+mod refusal;
 
 /// Counts shared by the main file and the subagent files: each tool_use id counts once.
 #[derive(Debug, Default)]
@@ -25,6 +26,8 @@ struct PendingTool {
     input: Value,
     agent: Option<String>,
     seq: usize,
+    /// Index of its PreToolUse record, which a hook's refusal completes.
+    gate: usize,
 }
 
 /// A sidechain written inline in the main file (the old layout).
@@ -211,14 +214,12 @@ impl<'t> Stream<'t> {
             .filter(|b| str_at(b, "type") == Some("tool_result"))
             .collect();
         if !results.is_empty() {
-            // `toolUseResult` belongs to the line, so it is only unambiguous for a single result.
-            let structured = if results.len() == 1 {
-                v.get("toolUseResult")
-            } else {
-                None
-            };
+            // `toolUseResult` and `permissionDecision` belong to the line, so they are only
+            // unambiguous for a single result.
+            let single = |key| (results.len() == 1).then(|| v.get(key)).flatten();
+            let (structured, decision) = (single("toolUseResult"), single("permissionDecision"));
             for block in results {
-                self.tool_result(block, structured, ts);
+                self.tool_result(block, structured, decision, ts);
             }
             return;
         }

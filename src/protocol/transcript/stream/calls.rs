@@ -4,6 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::super::line::{self, TEXT_LIMIT, flag, str_at};
+use super::refusal::{denied, hook_refusal};
 use super::{PendingTool, Stream};
 use crate::engine::{Event, Phase};
 
@@ -34,6 +35,7 @@ impl Stream<'_> {
         );
         record.tool_use_id = id.map(str::to_string);
         record.extra = json!({ "tool_name": name });
+        let gate = self.records.len() - 1;
         if let Some(id) = id {
             self.seq += 1;
             let agent = agent.map(str::to_string);
@@ -44,12 +46,21 @@ impl Stream<'_> {
                     input,
                     agent,
                     seq: self.seq,
+                    gate,
                 },
             );
         }
     }
 
-    pub(super) fn tool_result(&mut self, block: &Value, structured: Option<&Value>, ts: &str) {
+    /// `structured` is the line's `toolUseResult` and `decision` its `permissionDecision`,
+    /// when the line holds this result alone.
+    pub(super) fn tool_result(
+        &mut self,
+        block: &Value,
+        structured: Option<&Value>,
+        decision: Option<&Value>,
+        ts: &str,
+    ) {
         let Some(id) = str_at(block, "tool_use_id") else {
             self.totals.unmatched_results += 1;
             return;
@@ -62,6 +73,14 @@ impl Stream<'_> {
             return;
         };
         self.done.insert(id.to_string());
+        // A hook refused the call: it never ran, so no result event, and its gate records
+        // the refusal as the hook's verdict.
+        if let Some(reason) = hook_refusal(block, decision, &call.name) {
+            if let Some(gate) = self.records.get_mut(call.gate) {
+                gate.verdict = Some(denied(reason));
+            }
+            return;
+        }
         let spawned = structured
             .and_then(|r| str_at(r, "agentId"))
             .map(str::to_string);
