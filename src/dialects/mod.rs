@@ -100,6 +100,38 @@ pub static EMBEDDED: &[(&str, &str)] = &[
         "seaam_organ_lifecycle.mmd",
         include_str!("../../sequences/seaam_organ_lifecycle.mmd"),
     ),
+    // Everyday sequences for a plain Claude Code (built-in tools only).
+    (
+        "plan_then_build.toml",
+        include_str!("../../sequences/plan_then_build.toml"),
+    ),
+    (
+        "plan_then_build.mmd",
+        include_str!("../../sequences/plan_then_build.mmd"),
+    ),
+    ("tdd.toml", include_str!("../../sequences/tdd.toml")),
+    ("tdd.mmd", include_str!("../../sequences/tdd.mmd")),
+    (
+        "safe_git.toml",
+        include_str!("../../sequences/safe_git.toml"),
+    ),
+    ("safe_git.mmd", include_str!("../../sequences/safe_git.mmd")),
+    (
+        "research_first.toml",
+        include_str!("../../sequences/research_first.toml"),
+    ),
+    (
+        "research_first.mmd",
+        include_str!("../../sequences/research_first.mmd"),
+    ),
+    (
+        "verify_before_done.toml",
+        include_str!("../../sequences/verify_before_done.toml"),
+    ),
+    (
+        "verify_before_done.mmd",
+        include_str!("../../sequences/verify_before_done.mmd"),
+    ),
 ];
 
 /// Extensions that name a loadable sequence (Mermaid parts are loaded through a manifest).

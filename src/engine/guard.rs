@@ -12,24 +12,56 @@ use super::pattern::input_matches;
 use super::snapshot::{Checkpoint, Snapshot};
 
 /// Evaluate a guard against the snapshot (flags, vars, configuration, facts) and the input of
-/// the event being processed.
+/// the event being processed. The call's result is unknown (a gate: the call has not run).
 pub fn eval(guard: &Guard, snap: &Snapshot, input: &Value) -> bool {
-    eval_in(guard, snap, Some(input))
+    eval_in(guard, snap, Some(input), None).unwrap_or(true)
+}
+
+/// [`eval`] for a call that has run: `result` is its result (`null` for none).
+pub fn eval_after(guard: &Guard, snap: &Snapshot, input: &Value, result: &Value) -> bool {
+    eval_in(guard, snap, Some(input), Some(result)).unwrap_or(true)
 }
 
 /// Evaluate a guard for a call not made yet: input matchers count as satisfiable (recovery
 /// names the input the call needs).
 pub fn eval_ignoring_input(guard: &Guard, snap: &Snapshot) -> bool {
-    eval_in(guard, snap, None)
+    eval_in(guard, snap, None, None).unwrap_or(true)
 }
 
-fn eval_in(guard: &Guard, snap: &Snapshot, input: Option<&Value>) -> bool {
-    let eval = |g: &Guard, snap: &Snapshot, input: Option<&Value>| eval_in(g, snap, input);
-    match guard {
+/// Three-valued: `None` when the guard depends on a result not known yet, so a transition
+/// that may fire once the call has run counts as one the call can take.
+fn eval_in(
+    guard: &Guard,
+    snap: &Snapshot,
+    input: Option<&Value>,
+    result: Option<&Value>,
+) -> Option<bool> {
+    let eval = |g: &Guard| eval_in(g, snap, input, result);
+    Some(match guard {
         Guard::True => true,
-        Guard::All { of } => of.iter().all(|g| eval(g, snap, input)),
-        Guard::Any { of } => of.iter().any(|g| eval(g, snap, input)),
-        Guard::Not { guard } => !eval(guard, snap, input),
+        Guard::All { of } => {
+            let mut all = Some(true);
+            for g in of {
+                match eval(g) {
+                    Some(false) => return Some(false),
+                    None => all = None,
+                    Some(true) => {}
+                }
+            }
+            return all;
+        }
+        Guard::Any { of } => {
+            let mut any = Some(false);
+            for g in of {
+                match eval(g) {
+                    Some(true) => return Some(true),
+                    None => any = None,
+                    Some(false) => {}
+                }
+            }
+            return any;
+        }
+        Guard::Not { guard } => return eval(guard).map(|b| !b),
         Guard::Flag { name } => snap.flags.get(name).copied().unwrap_or(false),
         Guard::Var { name, op, value } => {
             compare(lookup_var(snap, name).unwrap_or(&Value::Null), *op, value)
@@ -60,6 +92,128 @@ fn eval_in(guard: &Guard, snap: &Snapshot, input: Option<&Value>) -> bool {
             }
             m => input_matches(i, pointer, m),
         }),
+        Guard::Result { pointer, op, value } => result_holds(result?, pointer, *op, value),
+        Guard::InList { pointer, var } => input.is_none_or(|i| {
+            let Some(v) = i.pointer(pointer).and_then(text_of) else {
+                return false;
+            };
+            lookup_var(snap, var).is_some_and(|list| list_covers(list, &v))
+        }),
+    })
+}
+
+/// A result compared at a pointer; `contains` looks into every string it holds.
+fn result_holds(result: &Value, pointer: &str, op: CmpOp, value: &Value) -> bool {
+    let part = result.pointer(pointer).unwrap_or(&Value::Null);
+    match (op, value) {
+        (CmpOp::Contains, Value::String(needle)) => {
+            any_text(part, 0, &mut |s| s.contains(needle.as_str()))
+        }
+        _ => compare(part, op, value),
+    }
+}
+
+/// Results are bounded by the host; the depth limit keeps a hostile one from recursing far.
+const MAX_TEXT_DEPTH: usize = 16;
+
+fn any_text(v: &Value, depth: usize, found: &mut dyn FnMut(&str) -> bool) -> bool {
+    if depth > MAX_TEXT_DEPTH {
+        return false;
+    }
+    match v {
+        Value::String(s) => found(s),
+        Value::Array(a) => a.iter().any(|x| any_text(x, depth + 1, found)),
+        Value::Object(o) => o.values().any(|x| any_text(x, depth + 1, found)),
+        _ => false,
+    }
+}
+
+/// A scalar as text (a number's digits); lists and objects are no single value.
+fn text_of(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(_) | Value::Bool(_) => Some(v.to_string()),
+        _ => None,
+    }
+}
+
+/// Whether a list variable (or a single value) covers `value`: an entry with `*` or `?` is a
+/// glob matched ignoring case (`*cargo test*`); any other entry equals it, or is a folder
+/// above it (`src` covers `src/lib.rs`). A relative entry covers the same path made absolute
+/// (`src/lib.rs` covers `/home/me/p/src/lib.rs`), as the agent passes paths.
+pub fn list_covers(list: &Value, value: &str) -> bool {
+    let entries: &[Value] = match list {
+        Value::Array(a) => a,
+        one => std::slice::from_ref(one),
+    };
+    entries
+        .iter()
+        .filter_map(text_of)
+        .any(|e| entry_covers(&e, value))
+}
+
+fn entry_covers(entry: &str, value: &str) -> bool {
+    if entry.contains(['*', '?']) {
+        return wildmatch::WildMatch::new_case_insensitive(entry).matches(value);
+    }
+    let entry = trim_path(entry);
+    let value = trim_path(value);
+    if entry.is_empty() {
+        return false;
+    }
+    let under = |v: &str| {
+        v == entry
+            || v.strip_prefix(entry)
+                .is_some_and(|rest| rest.starts_with(['/', '\\']))
+    };
+    if under(value) {
+        return true;
+    }
+    // Relative entry, absolute value: the entry is the end of the path, or a folder in it.
+    let relative = !entry.starts_with(['/', '\\']) && !entry.contains(':');
+    relative
+        && [format!("/{entry}"), format!("\\{entry}")]
+            .iter()
+            .any(|tail| value.ends_with(tail.as_str()) || value.contains(&format!("{tail}/")))
+}
+
+fn trim_path(p: &str) -> &str {
+    let p = p.strip_prefix("./").unwrap_or(p);
+    let t = p.trim_end_matches(['/', '\\']);
+    if t.is_empty() { p } else { t }
+}
+
+/// The newest entries a [`Action::Remember`] list keeps: a session that reads a whole tree
+/// must not make the snapshot every hook loads grow without bound.
+pub const MAX_REMEMBERED: usize = 4096;
+
+fn remember(slot: &mut Value, items: &Value) {
+    let list = match slot {
+        Value::Array(a) => a,
+        other => {
+            *other = Value::Array(Vec::new());
+            match other {
+                Value::Array(a) => a,
+                _ => return,
+            }
+        }
+    };
+    let new: Vec<&Value> = match items {
+        Value::Array(a) => a.iter().collect(),
+        one => vec![one],
+    };
+    for item in new {
+        let Some(text) = text_of(item).filter(|t| !t.is_empty()) else {
+            continue;
+        };
+        let v = Value::String(text);
+        if !list.contains(&v) {
+            list.push(v);
+        }
+    }
+    if list.len() > MAX_REMEMBERED {
+        let extra = list.len() - MAX_REMEMBERED;
+        list.drain(..extra);
     }
 }
 
@@ -193,6 +347,20 @@ pub fn apply(
                     .map_or(Value::Null, |v| decode::value(v, *how));
                 snap.vars.insert(name.clone(), v);
             }
+            Action::Remember {
+                name,
+                from,
+                pointer,
+            } => {
+                let part = match from {
+                    ResultPart::Response => response,
+                    ResultPart::Input => input,
+                };
+                if let Some(items) = part.pointer(pointer) {
+                    let slot = snap.vars.entry(name.clone()).or_insert(Value::Null);
+                    remember(slot, items);
+                }
+            }
             Action::AppendVar { name, value } => {
                 let value = &interpolate::value(value, &scope(snap));
                 let slot = snap
@@ -251,5 +419,68 @@ mod tests {
         assert!(compare(&json!(["a", "b"]), CmpOp::Contains, &json!("b")));
         assert!(compare(&json!("active"), CmpOp::Eq, &json!("active")));
         assert!(!compare(&json!({"a":1}), CmpOp::Lt, &json!(1)));
+    }
+}
+
+#[cfg(test)]
+mod list_tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    #[test]
+    fn entries_are_globs_paths_or_values() {
+        let list = json!(["*cargo test*", "src", "/p/docs/a.md", "7"]);
+        assert!(
+            list_covers(&list, "CARGO TEST --release"),
+            "a glob ignores case"
+        );
+        assert!(
+            list_covers(&list, "/home/me/p/src/lib.rs"),
+            "a relative folder"
+        );
+        assert!(list_covers(&list, "src/lib.rs"));
+        assert!(list_covers(&list, "/p/docs/a.md"));
+        assert!(list_covers(&list, "7"));
+        assert!(
+            !list_covers(&list, "/home/me/p/srcs/lib.rs"),
+            "not a folder"
+        );
+        assert!(!list_covers(&list, "/p/docs/a.md.bak"));
+        assert!(!list_covers(&json!([]), "x"));
+        assert!(!list_covers(&json!([""]), ""));
+        assert!(
+            list_covers(&json!("./src/"), "/w/src/a"),
+            "one value, trimmed"
+        );
+    }
+
+    proptest! {
+        /// A path is covered by itself and by each folder above it, and by nothing that
+        /// merely starts like one of them.
+        #[test]
+        fn a_path_is_under_its_folders(parts in prop::collection::vec("[a-z]{1,6}", 1..6)) {
+            let path = format!("/{}", parts.join("/"));
+            prop_assert!(list_covers(&json!([path.clone()]), &path));
+            for n in 1..parts.len() {
+                let folder = format!("/{}", parts[..n].join("/"));
+                prop_assert!(list_covers(&json!([folder.clone()]), &path));
+                prop_assert!(list_covers(&json!([parts[..n].join("/")]), &path));
+                let longer = format!("{folder}x");
+                prop_assert!(!list_covers(&json!([longer]), &path));
+            }
+        }
+    }
+
+    #[test]
+    fn remembering_keeps_each_value_once_and_the_newest_only() {
+        let mut slot = Value::Null;
+        remember(&mut slot, &json!(["a", "b", "a", 3, null, {"x": 1}, ""]));
+        assert_eq!(slot, json!(["a", "b", "3"]));
+        let many: Vec<String> = (0..MAX_REMEMBERED + 2).map(|i| i.to_string()).collect();
+        remember(&mut slot, &json!(many));
+        let kept = slot.as_array().unwrap();
+        assert_eq!(kept.len(), MAX_REMEMBERED);
+        assert_eq!(kept.last(), Some(&json!((MAX_REMEMBERED + 1).to_string())));
     }
 }

@@ -125,18 +125,28 @@ impl Chart {
             .filter(move |(_, t)| t.source == id)
     }
 
-    /// Some transition keeps a tool's result (`store_as` of what a call produced): only then
-    /// does a stepped event need the response, and only then does the log carry it in the event.
+    /// Some transition keeps or reads a tool's result (`store_as` of what a call produced,
+    /// a guard on `result`): only then does a stepped event need the response, and only then
+    /// does the log carry it in the event.
     pub fn reads_responses(&self) -> bool {
-        self.transitions.iter().flat_map(|t| &t.actions).any(|a| {
+        let keeps = self.all_actions().any(|a| {
             matches!(
                 a,
                 Action::SetVarFromResult {
                     from: ResultPart::Response,
                     ..
+                } | Action::Remember {
+                    from: ResultPart::Response,
+                    ..
                 }
             )
-        })
+        });
+        keeps
+            || self
+                .transitions
+                .iter()
+                .filter_map(|t| t.guard.as_ref())
+                .any(Guard::reads_result)
     }
 
     pub fn reader(&self, name: &str) -> Option<&ReaderDecl> {

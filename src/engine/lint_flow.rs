@@ -51,7 +51,8 @@ impl Values {
                 Action::SetVarFromInput { name, .. }
                 | Action::SetVarFromResult { name, .. }
                 | Action::AppendVar { name, .. }
-                | Action::MergeVar { name, .. } => v.var(name, None),
+                | Action::MergeVar { name, .. }
+                | Action::Remember { name, .. } => v.var(name, None),
                 _ => {}
             }
         }

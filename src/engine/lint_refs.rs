@@ -50,7 +50,8 @@ impl Machine {
                 | Action::SetVarFromInput { name, .. }
                 | Action::SetVarFromResult { name, .. }
                 | Action::AppendVar { name, .. }
-                | Action::MergeVar { name, .. } => {
+                | Action::MergeVar { name, .. }
+                | Action::Remember { name, .. } => {
                     vars.insert(name.clone());
                 }
                 _ => {}
@@ -91,7 +92,9 @@ impl Machine {
                     span,
                 ));
             }
-            Guard::Var { name, .. } | Guard::Count { name, .. } => {
+            Guard::Var { name, .. }
+            | Guard::Count { name, .. }
+            | Guard::InList { var: name, .. } => {
                 let head = name.split('.').next().unwrap_or(name);
                 if !vars.contains(name) && !vars.contains(head) {
                     out.push(Lint::error(

@@ -4,6 +4,19 @@
 use super::ir::Trigger;
 use super::lint::Lint;
 use super::machine::Machine;
+use super::pattern::Pattern;
+
+/// The alternatives of a deny pattern that refuse a tool whatever its input.
+fn for_every_input(p: &Pattern) -> Pattern {
+    Pattern {
+        alts: p
+            .alts
+            .iter()
+            .filter(|a| a.input.is_empty())
+            .cloned()
+            .collect(),
+    }
+}
 
 impl Machine {
     pub(super) fn lint_tools(&self, out: &mut Vec<Lint>) {
@@ -24,20 +37,25 @@ impl Machine {
                 let st = chart.state(sid);
                 // Only unconditional policies refuse a tool for good.
                 let always = || st.all_policies().filter(|p| p.when.is_none());
+                // A deny written with an input (`Bash(git commit*)`) refuses only those calls.
                 let denied = always()
                     .flat_map(|p| &p.deny)
-                    .any(|d| d.names_tool(&probe, &chart.aliases));
+                    .any(|d| for_every_input(d).names_tool(&probe, &chart.aliases));
                 let outside = always().any(|p| {
                     !p.allow.is_empty()
                         && !p.allow.iter().any(|a| a.names_tool(&probe, &chart.aliases))
                 }) && !self.is_neutral(&probe);
                 if denied || outside {
+                    let by = if sid == super::ir::StateId::ROOT {
+                        "the whole sequence".to_string()
+                    } else {
+                        format!("`{}`", st.key)
+                    };
                     out.push(Lint::error(
                         "tool-never-allowed",
                         format!(
-                            "`{p}` leads out of `{}`, but `{}` {} it, so it can never be used",
+                            "`{p}` leads out of `{}`, but {by} {} it, so it can never be used",
                             chart.state(t.source).key,
-                            st.key,
                             if denied { "denies" } else { "does not allow" }
                         ),
                         t.span,

@@ -132,8 +132,10 @@ impl Machine {
                         .is_none_or(|g| super::guard::eval_ignoring_input(g, snap))
             })
         });
-        // A sequence that has ended gates nothing more (only a policy can still refuse).
-        if any_call || progress.ended.is_some() {
+        // A sequence that has ended gates nothing more (only a policy can still refuse), and
+        // one whose neutral list is `*` lets every call through that no policy refuses.
+        let all_neutral = chart.neutral.iter().any(|p| p.is_any_call());
+        if any_call || all_neutral || progress.ended.is_some() {
             allowed = vec!["*".to_string()];
         }
         Status {

@@ -159,6 +159,10 @@ impl Machine {
         if &snap.facts != facts {
             snap.facts = facts.clone();
         }
+        // A prompt starts a turn: a stop held in the last one counts no more.
+        if matches!(event.kind, EventKind::Prompt | EventKind::Command) {
+            snap.stop_blocks = 0;
+        }
         // New facts may move reader-driven regions before anything else is decided.
         self.settle(snap, event, VecDeque::new(), &mut report);
         match phase {
@@ -188,7 +192,7 @@ impl Machine {
     }
 
     fn advance(&self, snap: &mut Snapshot, event: &Event, report: &mut StepReport) {
-        let selected = self.select(snap, Some(event));
+        let selected = self.select_after(snap, event);
         if selected.is_empty() {
             return;
         }
@@ -219,7 +223,7 @@ impl Machine {
                 }
                 return;
             }
-            let eventless = self.select_with(snap, None, &cause.input);
+            let eventless = self.select_with(snap, None, &cause.input, Some(&cause.response));
             if !eventless.is_empty() {
                 self.microstep(snap, &eventless, cause, &mut internal, report);
                 continue;
@@ -245,7 +249,7 @@ impl Machine {
                 }
                 continue;
             };
-            let selected = self.select(snap, Some(&ev));
+            let selected = self.select_after(snap, &ev);
             if !selected.is_empty() {
                 self.microstep(snap, &selected, &ev, &mut internal, report);
             }

@@ -254,16 +254,28 @@ pub fn stop(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
         .unwrap_or(false);
     let progress = m.progress(snap);
     let finished = progress.ended.is_some() || snap.halted;
-    let mode = m.chart.settings.enforcement;
-    let may_block = gate.block_until_final
-        && !finished
+    let held = (!finished).then(|| held_stop(m, snap)).flatten();
+    let mode = match &held {
+        Some(h) => h.mode,
+        None => m.chart.settings.enforcement,
+    };
+    let unfinished = gate.block_until_final && !finished;
+    let may_block = (unfinished || held.is_some())
         && !active_hook
         && snap.stop_blocks < gate.max_blocks
         && mode == Enforcement::Enforce;
     let next = m.expected_next(snap).map(|n| n.tool);
-    if may_block {
-        snap.stop_blocks += 1;
-        let reason = format!(
+    let reason = match &held {
+        Some(h) => format!(
+            "seed: \"{}\" is at \"{}\", where the turn does not end yet.{}",
+            m.chart.name,
+            h.state,
+            h.recovery
+                .as_ref()
+                .map(|r| format!(" {}", m.fill_facts(r, snap)))
+                .unwrap_or_default()
+        ),
+        None => format!(
             "seed: \"{}\" is not finished ({:.0}% done, at \"{}\").{}",
             m.chart.name,
             progress.overall,
@@ -271,7 +283,10 @@ pub fn stop(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
             next.as_ref()
                 .map(|n| format!(" Continue with {n}."))
                 .unwrap_or_default()
-        );
+        ),
+    };
+    if may_block {
+        snap.stop_blocks += 1;
         return Verdict {
             kind: VerdictKind::StopBlocked,
             decision: Decision::Block,
@@ -284,5 +299,37 @@ pub fn stop(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
             escalated: false,
         };
     }
-    allow(VerdictKind::StopAllowed, mode, next)
+    let mut v = allow(VerdictKind::StopAllowed, mode, next);
+    // A policy that holds the stop, in advise mode (or with no block left), warns instead.
+    if held.is_some() && mode != Enforcement::Observe && !active_hook {
+        v.warning = Some(reason.clone());
+        v.reason = reason;
+    }
+    v
+}
+
+/// A policy that holds the turn open: one of an active state that applies now and denies
+/// `Stop` (`deny = ["Stop"]`: "not done while the tests fail").
+struct HeldStop {
+    state: String,
+    recovery: Option<String>,
+    mode: Enforcement,
+}
+
+fn held_stop(m: &Machine, snap: &Snapshot) -> Option<HeldStop> {
+    let names_stop = |p: &super::pattern::Pattern| {
+        p.alts.iter().any(|a| {
+            matches!(a.kind, None | Some(super::event::EventKind::Lifecycle))
+                && a.glob == "Stop"
+                && a.input.is_empty()
+        })
+    };
+    snap.active.iter().find_map(|&sid| {
+        let policy = policies_now(m, snap, sid, None).find(|p| p.deny.iter().any(names_stop))?;
+        Some(HeldStop {
+            state: m.chart.state(sid).label.clone(),
+            recovery: policy.recovery.clone(),
+            mode: policy.enforcement.unwrap_or_else(|| mode_for(m, sid)),
+        })
+    })
 }

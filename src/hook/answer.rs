@@ -123,6 +123,11 @@ pub fn respond(
         (Some(Phase::Stop), _) if v.decision == Decision::Block && !h.stop_hook_active => {
             output::stop_block(&v.reason)
         }
+        // A stop a sequence would hold, let through (advise mode): the user is told.
+        (Some(Phase::Stop), "Stop") => match &v.warning {
+            Some(w) => output::system_message(w),
+            None => Answer::none(),
+        },
         _ => Answer::none(),
     }
 }

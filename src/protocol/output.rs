@@ -105,6 +105,11 @@ pub fn context(event: &str, text: &str) -> Answer {
     }))
 }
 
+/// A message for the user only (any event takes it).
+pub fn system_message(text: &str) -> Answer {
+    Answer::some(json!({ "systemMessage": text }))
+}
+
 /// Stop / SubagentStop: keep the agent working, with `reason` as its instruction.
 pub fn stop_block(reason: &str) -> Answer {
     Answer::some(json!({ "decision": "block", "reason": reason }))

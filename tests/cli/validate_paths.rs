@@ -74,8 +74,13 @@ fn every_entry_of_the_sequences_folder_checks_each_sequence_once() {
             "hiivmind_add_source.yaml",
             "hope.toml",
             "odyssean_anchor.toml",
+            "plan_then_build.toml",
+            "research_first.toml",
+            "safe_git.toml",
             "seaam_organ_lifecycle.toml",
             "starlog_initialization.json",
+            "tdd.toml",
+            "verify_before_done.toml",
             "waypoint_journey.json",
         ]
     );

@@ -7,6 +7,7 @@ mod claude_code_live;
 mod config_trust;
 mod emit_allow;
 mod events;
+mod everyday;
 mod failures;
 mod fixtures;
 mod foreign_reads;

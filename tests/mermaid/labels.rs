@@ -219,3 +219,75 @@ mod guard_text {
         }
     }
 }
+
+/// The guards and actions the everyday sequences read: a call's result, a list variable's
+/// entries, and the per-file memory.
+#[test]
+fn results_lists_and_remembered_values() {
+    let mut none =
+        |_: &str| -> Result<seed::engine::ir::StateId, String> { Err("no states".into()) };
+    let l = ok(r#"Bash [input.command in test_commands && !(result contains "FAIL")]"#);
+    assert_eq!(
+        l.guard.expect("guard").to_guard(&mut none).unwrap(),
+        Guard::All {
+            of: vec![
+                Guard::InList {
+                    pointer: "/command".into(),
+                    var: "test_commands".into()
+                },
+                Guard::Not {
+                    guard: Box::new(Guard::Result {
+                        pointer: String::new(),
+                        op: CmpOp::Contains,
+                        value: json!("FAIL")
+                    })
+                }
+            ]
+        }
+    );
+    let l = ok(r#"Bash [result.stdout == ""]"#);
+    assert_eq!(
+        l.guard.expect("guard").to_guard(&mut none).unwrap(),
+        Guard::Result {
+            pointer: "/stdout".into(),
+            op: CmpOp::Eq,
+            value: json!("")
+        }
+    );
+    let l = ok("Grep / seen += input.path, seen += result.filenames");
+    assert_eq!(
+        l.actions,
+        vec![
+            Action::Remember {
+                name: "seen".into(),
+                from: seed::engine::ir::ResultPart::Input,
+                pointer: "/path".into()
+            },
+            Action::Remember {
+                name: "seen".into(),
+                from: seed::engine::ir::ResultPart::Response,
+                pointer: "/filenames".into()
+            },
+        ]
+    );
+    for (bad, says) in [
+        ("Bash [result]", "reads the call's result: compare it"),
+        (
+            "Bash [input.command in]",
+            "expected a list variable's name after `in`",
+        ),
+        (
+            "Bash [input.command in \"x\"]",
+            "expected a list variable's name after `in`",
+        ),
+        (
+            "Read / seen += file_path",
+            "expected `input.field` or `result.field`",
+        ),
+        ("Read / seen += input.", "is not a field path"),
+        ("Read / 9x += input.a", "is not a variable name"),
+    ] {
+        let e = parse(bad).expect_err(bad);
+        assert!(e.message.contains(says), "{bad}: {e:?}");
+    }
+}

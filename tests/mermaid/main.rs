@@ -4,6 +4,7 @@
 mod support;
 
 mod basics;
+mod everyday;
 mod forks;
 mod hostile;
 mod labels;
@@ -21,3 +22,8 @@ mod walk_hope_consult;
 mod walk_hope_loops;
 mod walk_hope_progress;
 mod walk_hope_routes;
+mod walk_plan_then_build;
+mod walk_research_first;
+mod walk_safe_git;
+mod walk_tdd;
+mod walk_verify_before_done;

@@ -3,12 +3,15 @@
 //! names in `in(…)` are resolved when the chart is assembled).
 //!
 //! ```text
-//! term  := flag NAME | in(STATE) | reader(NAME) | input.PATH | NAME | value
+//! term  := flag NAME | in(STATE) | reader(NAME) | input.PATH | input.PATH in NAME
+//!        | result[.PATH] | NAME | value
 //! value := "text" | 'text' | number | true | false | null | [] | {} | word
 //! ```
 //!
 //! A bare name is a flag; `NAME OP value` compares a variable, `reader(NAME) OP value` a
-//! reader (which needs the comparison), `input.PATH == value` the call's input.
+//! reader (which needs the comparison), `input.PATH == value` the call's input,
+//! `result[.PATH] OP value` the call's result (which needs the comparison too), and
+//! `input.PATH in NAME` holds when the input value is covered by list variable NAME.
 
 use std::fmt;
 
@@ -32,6 +35,8 @@ pub enum Term {
     Flag(String),
     In(String),
     Reader(String),
+    /// `input.PATH in NAME`: the pointer and the list variable.
+    InList(String, String),
 }
 
 impl fmt::Display for Term {
@@ -44,6 +49,13 @@ impl fmt::Display for Term {
             Term::Flag(n) => write!(f, "flag {n}"),
             Term::In(s) => write!(f, "in({})", Value::String(s.clone())),
             Term::Reader(r) => write!(f, "reader({})", Value::String(r.clone())),
+            Term::InList(p, list) => {
+                write!(
+                    f,
+                    "input.{} in {list}",
+                    p.trim_start_matches('/').replace('/', ".")
+                )
+            }
         }
     }
 }
@@ -67,6 +79,21 @@ impl Terms for MermaidTerms {
             Some(Tok::Word(w)) if w == "reader" && c.peek() == Some(&Tok::Open) => {
                 call_arg(c, "reader").map(Term::Reader)
             }
+            Some(Tok::Word(w))
+                if w.starts_with("input.") && c.peek() == Some(&Tok::Word("in".into())) =>
+            {
+                c.bump();
+                let at = c.at();
+                match c.bump() {
+                    Some(Tok::Word(list)) if super::label::is_name(&list) => {
+                        Ok(Term::InList(pointer_of(&w["input.".len()..]), list))
+                    }
+                    _ => Err(ExprError::at(
+                        at,
+                        "expected a list variable's name after `in`",
+                    )),
+                }
+            }
             Some(Tok::Word(w)) => Ok(match w.parse::<f64>() {
                 Ok(n) if n.is_finite() => Term::Num(n),
                 _ => Term::Word(w),
@@ -81,8 +108,15 @@ impl Terms for MermaidTerms {
     }
 
     fn alone(&self, term: &Term) -> Option<String> {
-        matches!(term, Term::Reader(_))
-            .then(|| "expected a comparison (==, !=, <, <=, >, >=, contains)".into())
+        match term {
+            Term::Reader(_) => {
+                Some("expected a comparison (==, !=, <, <=, >, >=, contains)".into())
+            }
+            Term::Word(w) if is_result(w) => Some(format!(
+                "`{w}` reads the call's result: compare it (`{w} contains \"text\"`, `{w} == \"\"`)"
+            )),
+            _ => None,
+        }
     }
 }
 
@@ -121,7 +155,7 @@ fn check(e: &GuardExpr) -> Result<(), ExprError> {
     match &e.kind {
         Kind::And(v) | Kind::Or(v) => v.iter().try_for_each(check),
         Kind::Not(g) => check(g),
-        Kind::Term(Term::Word(_) | Term::Flag(_) | Term::In(_)) => Ok(()),
+        Kind::Term(Term::Word(_) | Term::Flag(_) | Term::In(_) | Term::InList(..)) => Ok(()),
         Kind::Term(_) => Err(ExprError::at(e.at, A_CONDITION)),
         Kind::Cmp(_, l, r) => {
             let named = match l.term() {
@@ -138,6 +172,16 @@ fn check(e: &GuardExpr) -> Result<(), ExprError> {
             }
         }
     }
+}
+
+/// `a.b` → `/a/b`.
+fn pointer_of(path: &str) -> String {
+    format!("/{}", path.replace('.', "/"))
+}
+
+/// `result` or `result.PATH`: the call's result.
+fn is_result(w: &str) -> bool {
+    w == "result" || w.starts_with("result.")
 }
 
 fn word_value(w: &str) -> Value {
@@ -202,6 +246,10 @@ fn alone(
         Term::In(name) => Guard::In {
             state: state(name)?,
         },
+        Term::InList(pointer, var) => Guard::InList {
+            pointer: pointer.clone(),
+            var: var.clone(),
+        },
         _ => return Err(A_CONDITION.into()),
     })
 }
@@ -219,6 +267,14 @@ fn compare(op: CmpOp, l: &GuardExpr, r: &GuardExpr) -> Result<Guard, String> {
     match l.term() {
         Some(Term::Reader(name)) => Ok(Guard::Reader {
             name: name.clone(),
+            op,
+            value,
+        }),
+        Some(Term::Word(w)) if is_result(w) => Ok(Guard::Result {
+            pointer: w
+                .strip_prefix("result.")
+                .map(pointer_of)
+                .unwrap_or_default(),
             op,
             value,
         }),

@@ -6,6 +6,7 @@
 //! guard   := else | expr                  flag x, !flag x, in(State), x == "v", score >= 8,
 //!                                         reader(name) == v, input.stage == "init", &&, ||, !, ( )
 //! action  := set flag x | clear flag x | x = value | x = input.field | note text
+//!          | x += input.field | x += result.field      (remember in list x, once each)
 //! ```
 //!
 //! A trigger alternative must look like an event (a kind prefix, `/command`, a dotted or
@@ -13,7 +14,7 @@
 //! `all items done` is recognised as documentation rather than read as a tool called `Yes`.
 
 use super::guard_expr::{self, GuardExpr};
-use crate::engine::ir::Action;
+use crate::engine::ir::{Action, ResultPart};
 use crate::engine::pattern::Pattern;
 
 /// Claude Code's built-in tools: a bare word that names one is a trigger, not prose.
@@ -349,6 +350,9 @@ fn parse_action(item: &str) -> Result<Action, String> {
         }
         _ => {}
     }
+    if let Some((name, from)) = item.split_once("+=") {
+        return remember(name.trim(), from.trim());
+    }
     if let Some((name, value)) = item.split_once('=') {
         let name = name.trim();
         if !is_name(name) {
@@ -367,8 +371,32 @@ fn parse_action(item: &str) -> Result<Action, String> {
         });
     }
     Err(format!(
-        "`{item}` is not an action: expected `set flag x`, `clear flag x`, `x = value`, `x = input.field` or `note text`"
+        "`{item}` is not an action: expected `set flag x`, `clear flag x`, `x = value`, `x = input.field`, `x += input.field` or `note text`"
     ))
+}
+
+/// `x += input.field` / `x += result.field`: the per-file memory of a list variable.
+fn remember(name: &str, from: &str) -> Result<Action, String> {
+    if !is_name(name) {
+        return Err(format!("`{name}` is not a variable name"));
+    }
+    let (part, path) = if let Some(p) = from.strip_prefix("input.") {
+        (ResultPart::Input, p)
+    } else if let Some(p) = from.strip_prefix("result.") {
+        (ResultPart::Response, p)
+    } else {
+        return Err(format!(
+            "`{name} += {from}`: expected `input.field` or `result.field` after `+=`"
+        ));
+    };
+    if path.is_empty() || !path.split('.').all(|seg| !seg.is_empty() && is_name(seg)) {
+        return Err(format!("`{from}` is not a field path"));
+    }
+    Ok(Action::Remember {
+        name: name.into(),
+        from: part,
+        pointer: format!("/{}", path.replace('.', "/")),
+    })
 }
 
 pub fn is_name(s: &str) -> bool {

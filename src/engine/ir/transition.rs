@@ -105,6 +105,21 @@ pub enum Guard {
         pointer: String,
         matcher: InputMatcher,
     },
+    /// The triggering call's result (PostToolUse's `tool_response`) at a JSON pointer
+    /// (empty: the whole result), compared with `op`. `contains` looks for the text in every
+    /// string of the result. Before the call has run (a gate) the result is unknown.
+    Result {
+        pointer: String,
+        op: CmpOp,
+        value: Value,
+    },
+    /// The input value at `pointer` is one of the list variable `var`'s entries: a glob entry
+    /// (`*`, `?`) matches it ignoring case; any other entry is a path or a plain value that
+    /// equals it or is a folder above it (see [`crate::engine::guard::list_covers`]).
+    InList {
+        pointer: String,
+        var: String,
+    },
 }
 
 impl Guard {
@@ -112,6 +127,16 @@ impl Guard {
     /// whose condition no hook event can observe). Paths and lints ignore it.
     pub fn is_never(&self) -> bool {
         matches!(self, Guard::Not { guard } if **guard == Guard::True)
+    }
+
+    /// It reads the call's result somewhere.
+    pub fn reads_result(&self) -> bool {
+        match self {
+            Guard::Result { .. } => true,
+            Guard::All { of } | Guard::Any { of } => of.iter().any(Guard::reads_result),
+            Guard::Not { guard } => guard.reads_result(),
+            _ => false,
+        }
     }
 }
 
@@ -156,6 +181,15 @@ pub enum Action {
     AppendVar {
         name: String,
         value: Value,
+    },
+    /// Remember the string (or each string of the list) at `pointer` in the call's input or
+    /// result in the list variable `name`, once each: the per-file memory a guard's `input.x
+    /// in name` reads. The list keeps the newest [`crate::engine::guard::MAX_REMEMBERED`].
+    Remember {
+        name: String,
+        #[serde(default)]
+        from: ResultPart,
+        pointer: String,
     },
     MergeVar {
         name: String,

@@ -15,7 +15,7 @@ use foldhash::fast::{FixedState, FoldHasher};
 use serde_json::Value;
 
 use crate::engine::StateId;
-use crate::engine::guard::{compare, var_path};
+use crate::engine::guard::{self, compare, var_path};
 use crate::engine::interpolate;
 use crate::engine::ir::{Action, Chart, Guard, InputMatcher};
 use crate::engine::pattern::input_matches;
@@ -70,7 +70,8 @@ impl Relevant {
             | Action::SetVarFromInput { name, .. }
             | Action::SetVarFromResult { name, .. }
             | Action::AppendVar { name, .. }
-            | Action::MergeVar { name, .. } => self.vars.contains(root(name)),
+            | Action::MergeVar { name, .. }
+            | Action::Remember { name, .. } => self.vars.contains(root(name)),
             Action::Checkpoint { .. } | Action::Rollback { .. } => self.rollback,
             Action::Note { .. } => false,
         }
@@ -83,7 +84,9 @@ impl Relevant {
             Guard::Flag { name } => {
                 self.flags.insert(name.clone());
             }
-            Guard::Var { name, .. } | Guard::Count { name, .. } => {
+            Guard::Var { name, .. }
+            | Guard::Count { name, .. }
+            | Guard::InList { var: name, .. } => {
                 self.vars.insert(root(name).to_string());
             }
             Guard::Input {
@@ -233,7 +236,9 @@ impl Data {
                     self.unknown.remove(name);
                 }
             }
-            Action::SetVarFromInput { name, .. } | Action::SetVarFromResult { name, .. }
+            Action::SetVarFromInput { name, .. }
+            | Action::SetVarFromResult { name, .. }
+            | Action::Remember { name, .. }
                 if tracked(name) =>
             {
                 self.forget(name);
@@ -367,7 +372,20 @@ impl Data {
             // Readers watch what the work itself changes (files a call writes, a system the
             // session runs): a fact that blocks a transition now may hold once the calls on
             // the way are made, so a guard reading one may go either way.
-            Guard::FileExists { .. } | Guard::Reader { .. } => None,
+            // So does what a call's result says: it is known once the call has run.
+            Guard::FileExists { .. } | Guard::Reader { .. } | Guard::Result { .. } => None,
+            Guard::InList { pointer, var } => {
+                let Some(v) = input?.pointer(pointer) else {
+                    return Some(false);
+                };
+                let text = match v {
+                    Value::String(s) => s.clone(),
+                    Value::Number(_) | Value::Bool(_) => v.to_string(),
+                    _ => return Some(false),
+                };
+                let list = self.var(var)?;
+                Some(list.is_some_and(|l| guard::list_covers(l, &text)))
+            }
             Guard::Input { pointer, matcher } => {
                 let input = input?;
                 match matcher {

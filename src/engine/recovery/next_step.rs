@@ -57,6 +57,10 @@ fn required_input(guard: &Option<Guard>, out: &mut Vec<(String, String)>) {
                 };
                 out.push((key, v));
             }
+            Guard::InList { pointer, var } => {
+                let key = pointer.trim_start_matches('/').replace('/', ".");
+                out.push((key, format!("<one of {var}>")));
+            }
             Guard::All { of } => of.iter().for_each(|g| walk(g, out)),
             _ => {}
         }

@@ -13,20 +13,28 @@ use crate::engine::machine::Machine;
 use crate::engine::snapshot::Snapshot;
 
 impl Machine {
-    /// The optimal enabled transition set for `event` (`None`: eventless transitions); input
-    /// guards read the event's input.
+    /// The transitions a call about to be made would take (a gate): input guards read its
+    /// input; its result is not known yet, so a guard on it may go either way.
     pub(crate) fn select(&self, snap: &Snapshot, event: Option<&Event>) -> Vec<usize> {
         let input = event.map(|e| &e.input).unwrap_or(&Value::Null);
-        self.select_with(snap, event, input)
+        self.select_with(snap, event, input, None)
     }
 
-    /// `select`, with the input guards read: for eventless transitions, the input of the
-    /// event that caused the macrostep (SCXML's `_event` stays the last external event).
+    /// The optimal enabled transition set for an event that happened (`None`: eventless
+    /// transitions); guards read the event's input and result.
+    pub(super) fn select_after(&self, snap: &Snapshot, event: &Event) -> Vec<usize> {
+        self.select_with(snap, Some(event), &event.input, Some(&event.response))
+    }
+
+    /// `select`, with the input (and result, when known) guards read: for eventless
+    /// transitions, those of the event that caused the macrostep (SCXML's `_event` stays the
+    /// last external event).
     pub(super) fn select_with(
         &self,
         snap: &Snapshot,
         event: Option<&Event>,
         input: &Value,
+        result: Option<&Value>,
     ) -> Vec<usize> {
         let mut chosen: Vec<usize> = Vec::new();
         for &atomic in &self.atomic_active(snap) {
@@ -45,7 +53,11 @@ impl Machine {
                         }
                         _ => false,
                     };
-                    if trigger_ok && t.guard.as_ref().is_none_or(|g| guard::eval(g, snap, input)) {
+                    let guard_ok = |g: &crate::engine::ir::Guard| match result {
+                        Some(r) => guard::eval_after(g, snap, input, r),
+                        None => guard::eval(g, snap, input),
+                    };
+                    if trigger_ok && t.guard.as_ref().is_none_or(guard_ok) {
                         if !chosen.contains(&ti) {
                             chosen.push(ti);
                         }
