@@ -81,66 +81,13 @@ impl Assembly {
     ) -> Result<Option<(Transition, bool)>, LoadError> {
         let di = e.diagram;
         let (label, doc, prose) = self.edge_label(e)?;
-        let mut join_of = None;
-        let source = match e.from {
-            EdgeEnd::Node(Node::State(s)) => s,
-            EdgeEnd::Node(Node::Join(j)) => match joins.get(&j) {
-                Some(p) => {
-                    join_of = Some(*p);
-                    *p
-                }
-                None => {
-                    let p = &self.pseudo[j];
-                    self.warn(
-                        di,
-                        "orphan-join",
-                        format!("join `{}` has no incoming transitions", p.name),
-                        p.pos,
-                    );
-                    return Ok(None);
-                }
-            },
-            _ => return Ok(None),
+        let Some((source, join_of)) = self.edge_source(e, joins) else {
+            return Ok(None);
         };
-        let targets: Vec<StateId> = match e.to {
-            EdgeEnd::Star => vec![self.final_of(e.scope, di)?],
-            EdgeEnd::Node(Node::State(t)) => vec![t],
-            EdgeEnd::Node(Node::Fork(f)) => {
-                let ts = forks.get(&f).cloned().unwrap_or_default();
-                let p = &self.pseudo[f];
-                if ts.is_empty() {
-                    return Err(self.error(
-                        di,
-                        p.pos,
-                        format!(
-                            "fork `{}` leads nowhere: add `{} --> A` edges",
-                            p.name, p.name
-                        ),
-                    ));
-                }
-                if ts.len() > 1 {
-                    self.common_parallel(&ts)
-                        .map_err(|m| self.error(di, p.pos, format!("fork `{}`: {m}", p.name)))?;
-                }
-                ts
-            }
-            EdgeEnd::Node(Node::Join(j)) => {
-                let Some(&par) = joins.get(&j) else {
-                    return Ok(None);
-                };
-                let region = self.region_of(source, par);
-                vec![self.final_of(region, di)?]
-            }
+        let Some(targets) = self.edge_targets(e, source, forks, joins)? else {
+            return Ok(None);
         };
-        if let (EdgeEnd::Node(Node::State(_)), [t]) = (e.from, targets.as_slice())
-            && !e.implicit
-            && matches!(e.to, EdgeEnd::Node(Node::State(_)))
-            && self.b.state(source).parent != self.b.state(*t).parent
-            && self.b.state(source).name != super::assembly::START
-        {
-            let (s, t) = (self.key(source), self.key(*t));
-            self.warn(di, "cross-composite", format!("`{s} --> {t}` crosses a composite boundary (Mermaid forbids transitions between states of different composites; seed accepts it)"), e.pos);
-        }
+        self.warn_cross_composite(e, source, &targets);
         let is_choice = matches!(self.b.state(source).kind, StateKind::Choice);
         if is_choice && label.trigger.is_some() {
             self.warn(
@@ -162,32 +109,10 @@ impl Assembly {
             }
             _ => self.default_trigger(source, &targets),
         };
-        let mut never = false;
-        if let Some(p) = &prose {
-            let consequence = match &trigger {
-                _ if is_choice => "a default branch of the choice".to_string(),
-                Trigger::Done(c) => format!("taken when `{}` reaches its end", self.key(*c)),
-                Trigger::Event(a) => format!("taken when `{a}` is observed"),
-                // Prose must not make an edge fire by itself: a typo in a trigger would let
-                // the sequence run through it at once.
-                _ => {
-                    never = true;
-                    "never taken: prose names no event to wait for (give it a trigger, or a \
-                     manifest `[[edge]]` label, or either state an activity)"
-                        .to_string()
-                }
-            };
-            self.warn(
-                di,
-                "unparsed-label",
-                format!(
-                    "label `{}` is documentation, not `trigger [guard] / action`{}: the edge is {consequence}",
-                    clip(&p.text),
-                    p.why
-                ),
-                p.pos,
-            );
-        }
+        let never = match &prose {
+            Some(p) => self.warn_prose(di, p, &trigger, is_choice),
+            None => false,
+        };
         let guard = match &label.guard {
             _ if never => Some(Guard::Not {
                 guard: Box::new(Guard::True),
@@ -224,6 +149,119 @@ impl Assembly {
             },
             default,
         )))
+    }
+
+    /// The edge's source state, and the parallel state when the source is a join (whose
+    /// edge leaves when that state is done). A join nothing leads to is warned about.
+    fn edge_source(
+        &mut self,
+        e: &PendingEdge,
+        joins: &HashMap<usize, StateId>,
+    ) -> Option<(StateId, Option<StateId>)> {
+        match e.from {
+            EdgeEnd::Node(Node::State(s)) => Some((s, None)),
+            EdgeEnd::Node(Node::Join(j)) => match joins.get(&j) {
+                Some(p) => Some((*p, Some(*p))),
+                None => {
+                    let p = &self.pseudo[j];
+                    let (name, pos) = (p.name.clone(), p.pos);
+                    self.warn(
+                        e.diagram,
+                        "orphan-join",
+                        format!("join `{name}` has no incoming transitions"),
+                        pos,
+                    );
+                    None
+                }
+            },
+            _ => None,
+        }
+    }
+
+    /// Where the edge leads: a state, the scope's end, a fork's regions, or (into a join) the
+    /// end of the source's region. `None`: an edge into a join nothing else makes.
+    fn edge_targets(
+        &mut self,
+        e: &PendingEdge,
+        source: StateId,
+        forks: &HashMap<usize, Vec<StateId>>,
+        joins: &HashMap<usize, StateId>,
+    ) -> Result<Option<Vec<StateId>>, LoadError> {
+        let di = e.diagram;
+        Ok(Some(match e.to {
+            EdgeEnd::Star => vec![self.final_of(e.scope, di)?],
+            EdgeEnd::Node(Node::State(t)) => vec![t],
+            EdgeEnd::Node(Node::Fork(f)) => {
+                let ts = forks.get(&f).cloned().unwrap_or_default();
+                let p = &self.pseudo[f];
+                if ts.is_empty() {
+                    return Err(self.error(
+                        di,
+                        p.pos,
+                        format!(
+                            "fork `{}` leads nowhere: add `{} --> A` edges",
+                            p.name, p.name
+                        ),
+                    ));
+                }
+                if ts.len() > 1 {
+                    self.common_parallel(&ts)
+                        .map_err(|m| self.error(di, p.pos, format!("fork `{}`: {m}", p.name)))?;
+                }
+                ts
+            }
+            EdgeEnd::Node(Node::Join(j)) => {
+                let Some(&par) = joins.get(&j) else {
+                    return Ok(None);
+                };
+                let region = self.region_of(source, par);
+                vec![self.final_of(region, di)?]
+            }
+        }))
+    }
+
+    /// Mermaid forbids edges between states of different composites; seed accepts them, and
+    /// says so.
+    fn warn_cross_composite(&mut self, e: &PendingEdge, source: StateId, targets: &[StateId]) {
+        if let (EdgeEnd::Node(Node::State(_)), [t]) = (e.from, targets)
+            && !e.implicit
+            && matches!(e.to, EdgeEnd::Node(Node::State(_)))
+            && self.b.state(source).parent != self.b.state(*t).parent
+            && self.b.state(source).name != super::assembly::START
+        {
+            let (s, t) = (self.key(source), self.key(*t));
+            self.warn(e.diagram, "cross-composite", format!("`{s} --> {t}` crosses a composite boundary (Mermaid forbids transitions between states of different composites; seed accepts it)"), e.pos);
+        }
+    }
+
+    /// Warn that a prose label is documentation, saying when its edge is taken; `true` when
+    /// it is never taken.
+    fn warn_prose(&mut self, di: usize, p: &Prose, trigger: &Trigger, is_choice: bool) -> bool {
+        let mut never = false;
+        let consequence = match trigger {
+            _ if is_choice => "a default branch of the choice".to_string(),
+            Trigger::Done(c) => format!("taken when `{}` reaches its end", self.key(*c)),
+            Trigger::Event(a) => format!("taken when `{a}` is observed"),
+            // Prose must not make an edge fire by itself: a typo in a trigger would let
+            // the sequence run through it at once.
+            _ => {
+                never = true;
+                "never taken: prose names no event to wait for (give it a trigger, or a \
+                 manifest `[[edge]]` label, or either state an activity)"
+                    .to_string()
+            }
+        };
+        self.warn(
+            di,
+            "unparsed-label",
+            format!(
+                "label `{}` is documentation, not `trigger [guard] / action`{}: the edge is {consequence}",
+                clip(&p.text),
+                p.why
+            ),
+            p.pos,
+        );
+        never
     }
 
     /// The label in effect (a manifest override wins), its documentation text, and whether it

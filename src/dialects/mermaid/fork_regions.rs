@@ -146,9 +146,20 @@ fn regions_for(
     if targets.len() < 2 || !targets.iter().all(|(t, _)| plain(t)) {
         return Ok(stmts);
     }
-    // Each branch: what its target reaches through this scope's edges, up to a join.
+    let branch_of = branches(&stmts, fork, &targets, &plain)?;
+    Ok(regroup(stmts, fork, &targets, &branch_of, pseudo))
+}
+
+/// Each branch: what its target reaches through this scope's edges, up to a join. A state
+/// two branches reach is an error: branches of a fork meet only at a join.
+fn branches(
+    stmts: &[Stmt],
+    fork: &Ident,
+    targets: &[(String, Pos)],
+    plain: &dyn Fn(&str) -> bool,
+) -> Result<HashMap<String, usize>, ParseError> {
     let mut next: HashMap<&str, Vec<(&str, Pos)>> = HashMap::new();
-    for s in &stmts {
+    for s in stmts {
         if let Some((End::State(a), End::State(b))) = edge_ends(s) {
             next.entry(a.name.as_str())
                 .or_default()
@@ -180,17 +191,32 @@ fn regions_for(
             queue.extend(next.get(n).into_iter().flatten().copied());
         }
     }
-    let owner = |s: &Stmt| -> Option<usize> {
-        let name = match &s.kind {
-            StmtKind::State { id, .. } | StmtKind::Describe { id, .. } => Some(&id.name),
-            StmtKind::Note { target, .. } => target.as_ref().map(|t| &t.name),
-            StmtKind::Edge { from, .. } => match from {
-                End::State(i) => Some(&i.name),
-                End::Star(_) => None,
-            },
-        };
-        name.and_then(|n| branch_of.get(n).copied())
+    Ok(branch_of)
+}
+
+/// The branch a statement belongs to: that of the state it declares, describes, annotates
+/// or leaves.
+fn owner(s: &Stmt, branch_of: &HashMap<String, usize>) -> Option<usize> {
+    let name = match &s.kind {
+        StmtKind::State { id, .. } | StmtKind::Describe { id, .. } => Some(&id.name),
+        StmtKind::Note { target, .. } => target.as_ref().map(|t| &t.name),
+        StmtKind::Edge { from, .. } => match from {
+            End::State(i) => Some(&i.name),
+            End::Star(_) => None,
+        },
     };
+    name.and_then(|n| branch_of.get(n).copied())
+}
+
+/// The statements with the fork's branches moved into a composite of that name, one region
+/// per branch (entered at its target), where the fork was declared.
+fn regroup(
+    stmts: Vec<Stmt>,
+    fork: &Ident,
+    targets: &[(String, Pos)],
+    branch_of: &HashMap<String, usize>,
+    pseudo: &HashSet<String>,
+) -> Vec<Stmt> {
     let mut regions: Vec<Vec<Stmt>> = targets
         .iter()
         .map(|(t, pos)| {
@@ -217,7 +243,7 @@ fn regions_for(
             slot.get_or_insert(out.len());
         } else if from_fork {
             continue;
-        } else if let Some(i) = owner(&s) {
+        } else if let Some(i) = owner(&s, branch_of) {
             regions[i].push(s);
         } else {
             out.push(s);
@@ -241,5 +267,5 @@ fn regions_for(
     out.extend(decls);
     out.push(composite);
     out.extend(rest);
-    Ok(out)
+    out
 }

@@ -2,7 +2,7 @@
 //! `accDescr { }` blocks, and `file:line:col` errors that say what was expected.
 
 use super::ast::{Body, Diagram, Ident, Pos, Stereo, Stmt, StmtKind, Text};
-use super::lexer;
+use super::lexer::{self, Line};
 use super::stmt::{
     NoteStart, StateLine, clip, find_outside_quotes, parse_edge, parse_note, parse_plain,
     parse_state,
@@ -83,13 +83,40 @@ pub fn parse(text: &str) -> Result<Diagram, ParseError> {
         );
     }
     let mut lines = lexed.lines.into_iter();
-    let Some(header) = lines.next() else {
+    let header = header(lines.next())?;
+    let mut tree = Tree::default();
+    for line in lines {
+        tree.line(&line)?;
+    }
+    let root = tree.finish()?;
+    // Notes alone draw nothing to run: the chart would be a root with no way out.
+    let stateless = root
+        .iter()
+        .flatten()
+        .all(|s| matches!(s.kind, StmtKind::Note { .. }));
+    if stateless {
+        return fail(
+            header.pos,
+            format!(
+                "the diagram has no states: expected a state or a transition (`[*] --> A`) after `{}`",
+                clip(header.text)
+            ),
+        );
+    }
+    Ok(Diagram {
+        title: lexed.title,
+        body: Body { regions: root },
+    })
+}
+
+/// The first statement: `stateDiagram-v2` (or `stateDiagram`).
+fn header(first: Option<Line<'_>>) -> Result<Line<'_>, ParseError> {
+    let Some(header) = first else {
         return fail(
             Pos { line: 1, col: 1 },
             "empty diagram: expected `stateDiagram-v2`",
         );
     };
-    let (header_pos, header_text) = (header.pos, header.text);
     let head = header.text.to_ascii_lowercase();
     if head != "statediagram-v2" && head != "statediagram" {
         return fail(
@@ -100,32 +127,48 @@ pub fn parse(text: &str) -> Result<Diagram, ParseError> {
             ),
         );
     }
-    let mut root: Vec<Vec<Stmt>> = vec![Vec::new()];
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut note: Option<(Pos, Option<Ident>, Vec<String>)> = None;
-    let mut acc_block: Option<Pos> = None;
-    for line in lines {
-        if let Some((pos, target, mut rows)) = note.take() {
+    Ok(header)
+}
+
+/// The statements read so far: the root's regions, the composites still open, and a note or
+/// `accDescr` block being read.
+#[derive(Default)]
+struct Tree {
+    root: Vec<Vec<Stmt>>,
+    stack: Vec<Frame>,
+    note: Option<(Pos, Option<Ident>, Vec<String>)>,
+    acc_block: Option<Pos>,
+}
+
+impl Tree {
+    fn push(&mut self, stmt: Stmt) {
+        current(&mut self.root, &mut self.stack).push(stmt);
+    }
+
+    fn line(&mut self, line: &Line<'_>) -> Result<(), ParseError> {
+        if let Some((pos, target, mut rows)) = self.note.take() {
             if line.text.eq_ignore_ascii_case("end note") {
-                current(&mut root, &mut stack).push(Stmt {
+                let text = rows.join("\n");
+                self.push(Stmt {
                     pos,
-                    kind: StmtKind::Note {
-                        target,
-                        text: rows.join("\n"),
-                    },
+                    kind: StmtKind::Note { target, text },
                 });
             } else {
                 rows.push(line.text.to_string());
-                note = Some((pos, target, rows));
+                self.note = Some((pos, target, rows));
             }
-            continue;
+            return Ok(());
         }
-        if acc_block.is_some() {
+        if self.acc_block.is_some() {
             if line.text.contains('}') {
-                acc_block = None;
+                self.acc_block = None;
             }
-            continue;
+            return Ok(());
         }
+        self.statement(line)
+    }
+
+    fn statement(&mut self, line: &Line<'_>) -> Result<(), ParseError> {
         let t = line.text;
         let first = t
             .split_whitespace()
@@ -133,90 +176,88 @@ pub fn parse(text: &str) -> Result<Diagram, ParseError> {
             .unwrap_or("")
             .to_ascii_lowercase();
         if t == "}" {
-            let Some(f) = stack.pop() else {
-                return fail(line.pos, "unexpected `}`: no composite state is open");
-            };
-            let stmt = Stmt {
-                pos: f.stmt_pos,
-                kind: StmtKind::State {
-                    id: f.id,
-                    label: f.label,
-                    stereo: f.stereo,
-                    body: Some(Body { regions: f.regions }),
-                },
-            };
-            current(&mut root, &mut stack).push(stmt);
+            self.close(line.pos)?;
         } else if t == "--" {
-            match stack.last_mut() {
-                Some(f) => f.regions.push(Vec::new()),
-                None => {
-                    return fail(
-                        line.pos,
-                        "`--` (a concurrency divider) is only allowed inside a composite `state X { … }`",
-                    );
-                }
-            }
+            let Some(f) = self.stack.last_mut() else {
+                return fail(
+                    line.pos,
+                    "`--` (a concurrency divider) is only allowed inside a composite `state X { … }`",
+                );
+            };
+            f.regions.push(Vec::new());
         } else if first.starts_with("accdescr") && t.trim_end().ends_with('{') {
-            acc_block = Some(line.pos);
+            self.acc_block = Some(line.pos);
         } else if IGNORED.contains(&first.as_str()) || first.starts_with("acctitle") {
-            continue;
+            // Styling and descriptions: nothing to run.
         } else if first == "note" {
-            match parse_note(&line)? {
-                NoteStart::Done(stmt) => current(&mut root, &mut stack).push(stmt),
-                NoteStart::Block(target) => note = Some((line.pos, Some(target), Vec::new())),
+            match parse_note(line)? {
+                NoteStart::Done(stmt) => self.push(stmt),
+                NoteStart::Block(target) => self.note = Some((line.pos, Some(target), Vec::new())),
             }
         } else if first == "state" && t.len() > 5 && t[5..].starts_with(char::is_whitespace) {
-            match parse_state(&line)? {
-                StateLine::Stmt(s) => current(&mut root, &mut stack).push(s),
-                StateLine::Open(f) if stack.len() >= MAX_NESTING => {
-                    return fail(
-                        f.stmt_pos,
-                        format!(
-                            "`state {} {{` nests composite states deeper than {MAX_NESTING} levels",
-                            clip(&f.id.name)
-                        ),
-                    );
-                }
-                StateLine::Open(f) => stack.push(f),
-            }
+            self.state(line)?;
         } else if let Some(i) = find_outside_quotes(t, "-->") {
-            let s = parse_edge(&line, i)?;
-            current(&mut root, &mut stack).push(s);
+            self.push(parse_edge(line, i)?);
         } else {
-            let s = parse_plain(&line)?;
-            current(&mut root, &mut stack).push(s);
+            self.push(parse_plain(line)?);
         }
+        Ok(())
     }
-    if let Some((pos, _, _)) = note {
-        return fail(pos, "note block is never closed: expected `end note`");
+
+    /// `state …`: a statement, or a composite opened.
+    fn state(&mut self, line: &Line<'_>) -> Result<(), ParseError> {
+        match parse_state(line)? {
+            StateLine::Stmt(s) => self.push(s),
+            StateLine::Open(f) if self.stack.len() >= MAX_NESTING => {
+                return fail(
+                    f.stmt_pos,
+                    format!(
+                        "`state {} {{` nests composite states deeper than {MAX_NESTING} levels",
+                        clip(&f.id.name)
+                    ),
+                );
+            }
+            StateLine::Open(f) => self.stack.push(f),
+        }
+        Ok(())
     }
-    if let Some(pos) = acc_block {
-        return fail(pos, "`accDescr {` is never closed: expected `}`");
+
+    /// `}`: the innermost open composite becomes a statement of its parent.
+    fn close(&mut self, pos: Pos) -> Result<(), ParseError> {
+        let Some(f) = self.stack.pop() else {
+            return fail(pos, "unexpected `}`: no composite state is open");
+        };
+        self.push(Stmt {
+            pos: f.stmt_pos,
+            kind: StmtKind::State {
+                id: f.id,
+                label: f.label,
+                stereo: f.stereo,
+                body: Some(Body { regions: f.regions }),
+            },
+        });
+        Ok(())
     }
-    if let Some(f) = stack.pop() {
-        return fail(
-            f.stmt_pos,
-            format!("`state {} {{` is never closed: expected `}}`", f.id.name),
-        );
+
+    /// The root's regions, once every block is closed.
+    fn finish(mut self) -> Result<Vec<Vec<Stmt>>, ParseError> {
+        if let Some((pos, _, _)) = self.note {
+            return fail(pos, "note block is never closed: expected `end note`");
+        }
+        if let Some(pos) = self.acc_block {
+            return fail(pos, "`accDescr {` is never closed: expected `}`");
+        }
+        if let Some(f) = self.stack.pop() {
+            return fail(
+                f.stmt_pos,
+                format!("`state {} {{` is never closed: expected `}}`", f.id.name),
+            );
+        }
+        if self.root.is_empty() {
+            self.root.push(Vec::new());
+        }
+        Ok(self.root)
     }
-    // Notes alone draw nothing to run: the chart would be a root with no way out.
-    let stateless = root
-        .iter()
-        .flatten()
-        .all(|s| matches!(s.kind, StmtKind::Note { .. }));
-    if stateless {
-        return fail(
-            header_pos,
-            format!(
-                "the diagram has no states: expected a state or a transition (`[*] --> A`) after `{}`",
-                clip(header_text)
-            ),
-        );
-    }
-    Ok(Diagram {
-        title: lexed.title,
-        body: Body { regions: root },
-    })
 }
 
 fn current<'a>(root: &'a mut Vec<Vec<Stmt>>, stack: &'a mut [Frame]) -> &'a mut Vec<Stmt> {

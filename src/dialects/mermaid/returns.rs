@@ -36,7 +36,39 @@ pub fn return_var(top_key: &str) -> String {
     format!("{top_key}_return")
 }
 
+/// A side trip as its binding declares it, resolved.
+struct Trip {
+    trigger: Trigger,
+    guard: Option<Guard>,
+    actions: Vec<Action>,
+    /// The event as written, for labels.
+    on: String,
+    /// Where the trip starts, the top-level state it is in, and that state's `[*]`.
+    target: StateId,
+    top: StateId,
+    end: StateId,
+    /// The states it may be taken from (`from`, else everywhere).
+    roots: Vec<StateId>,
+    /// `return = "state"`: where the trip goes on to instead of back.
+    then: Option<StateId>,
+    /// The variable that records where the trip came from.
+    var: String,
+}
+
 pub(super) fn binding(cx: &Cx, b: &Spanned<BindToml>, a: &mut Assembly) -> Result<(), LoadError> {
+    let trip = trip(cx, b, a)?;
+    // Both halves hang on the root, guarded by where the session is: like a global command,
+    // a side trip is no step of a path (recovery and progress skip root transitions), and a
+    // state's own transitions on the same event win over it.
+    for (source, key) in sources(cx, b, a, trip.top, &trip.roots)? {
+        leave_and_return(a, &trip, source, &key);
+    }
+    abandoned(a, trip.top, trip.var);
+    Ok(())
+}
+
+/// The binding's event, where it starts and where it returns to.
+fn trip(cx: &Cx, b: &Spanned<BindToml>, a: &mut Assembly) -> Result<Trip, LoadError> {
     let bt = b.get_ref();
     let (Some(on), Some(enter)) = (&bt.on, &bt.enter) else {
         return Err(cx.at(
@@ -62,28 +94,58 @@ pub(super) fn binding(cx: &Cx, b: &Spanned<BindToml>, a: &mut Assembly) -> Resul
         Some(f) => states_of(cx, f, a)?,
         None => vec![StateId::ROOT],
     };
-    let then = match &bt.returns {
-        Some(ReturnToml::To(key)) => {
-            if bt.from.is_none() {
-                return Err(cx.at(
-                    b.span(),
-                    format!("`return = \"{key}\"` needs `from`: the states the trip leaves"),
-                ));
-            }
-            let id = a.resolve(key, Some(0)).map_err(|e| cx.at(b.span(), e))?;
-            if a.b.chart().is_descendant_or_self(id, top) {
-                return Err(cx.at(
-                    b.span(),
-                    format!("`return = \"{key}\"` must lead out of `{}`", a.key(top)),
-                ));
-            }
-            Some(id)
-        }
-        _ => None,
+    let then = goes_on_to(cx, b, a, top)?;
+    Ok(Trip {
+        roots,
+        trigger,
+        guard,
+        actions,
+        on: on.get_ref().clone(),
+        target,
+        top,
+        end,
+        then,
+        var: return_var(&a.key(top)),
+    })
+}
+
+/// `return = "state"`: the state after the trip, which must lie outside it.
+fn goes_on_to(
+    cx: &Cx,
+    b: &Spanned<BindToml>,
+    a: &Assembly,
+    top: StateId,
+) -> Result<Option<StateId>, LoadError> {
+    let bt = b.get_ref();
+    let Some(ReturnToml::To(key)) = &bt.returns else {
+        return Ok(None);
     };
-    let var = return_var(&a.key(top));
-    // Only a state the session can reach can be left for a trip: trips from the others would
-    // make them look reachable (the lint follows every return edge).
+    if bt.from.is_none() {
+        return Err(cx.at(
+            b.span(),
+            format!("`return = \"{key}\"` needs `from`: the states the trip leaves"),
+        ));
+    }
+    let id = a.resolve(key, Some(0)).map_err(|e| cx.at(b.span(), e))?;
+    if a.b.chart().is_descendant_or_self(id, top) {
+        return Err(cx.at(
+            b.span(),
+            format!("`return = \"{key}\"` must lead out of `{}`", a.key(top)),
+        ));
+    }
+    Ok(Some(id))
+}
+
+/// The states a trip may leave: resting states under `roots`, outside the trip, that the
+/// session can reach (trips from the others would make them look reachable: the lint
+/// follows every return edge).
+fn sources(
+    cx: &Cx,
+    b: &Spanned<BindToml>,
+    a: &Assembly,
+    top: StateId,
+    roots: &[StateId],
+) -> Result<Vec<(StateId, String)>, LoadError> {
     let preview = a.b.preview().map_err(|e| cx.at(b.span(), e.to_string()))?;
     let m = Machine::new(preview);
     let reachable: HashSet<String> = m
@@ -92,7 +154,7 @@ pub(super) fn binding(cx: &Cx, b: &Spanned<BindToml>, a: &mut Assembly) -> Resul
         .map(|id| m.chart.state(id).key.clone())
         .collect();
     let chart = a.b.chart();
-    let sources: Vec<(StateId, String)> = chart
+    Ok(chart
         .states
         .iter()
         .filter(|s| resting(&s.kind, s.parent))
@@ -100,88 +162,86 @@ pub(super) fn binding(cx: &Cx, b: &Spanned<BindToml>, a: &mut Assembly) -> Resul
         .filter(|s| reachable.contains(&s.key))
         .filter(|s| roots.iter().any(|r| chart.is_descendant_or_self(s.id, *r)))
         .map(|s| (s.id, s.key.clone()))
-        .collect();
-    // Both halves hang on the root, guarded by where the session is: like a global command,
-    // a side trip is no step of a path (recovery and progress skip root transitions), and a
-    // state's own transitions on the same event win over it.
-    for (source, key) in sources {
-        // What the variable records: where the trip came from, and where it goes on to when
-        // that is elsewhere (two trips from one state may end in different places).
-        let mark = match then {
-            Some(next) => format!("{key} → {}", a.key(next)),
-            None => key.clone(),
-        };
-        let mut acts = actions.clone();
-        acts.push(Action::SetVar {
-            name: var.clone(),
-            value: Value::String(mark.clone()),
-        });
-        // While the trip is away, progress stays where it left (it does not fall back to the
-        // trip's own place in the pipeline).
-        a.b.chart_mut().floors.push(Floor {
-            when: Guard::Var {
-                name: var.clone(),
-                op: CmpOp::Eq,
-                value: Value::String(mark.clone()),
+        .collect())
+}
+
+/// From `source`: the event enters the trip and records where it came from; the trip's end
+/// goes back there (or on to `then`).
+fn leave_and_return(a: &mut Assembly, trip: &Trip, source: StateId, key: &str) {
+    // What the variable records: where the trip came from, and where it goes on to when
+    // that is elsewhere (two trips from one state may end in different places).
+    let mark = match trip.then {
+        Some(next) => format!("{key} → {}", a.key(next)),
+        None => key.to_string(),
+    };
+    let recorded = |op| Guard::Var {
+        name: trip.var.clone(),
+        op,
+        value: Value::String(mark.clone()),
+    };
+    let mut acts = trip.actions.clone();
+    acts.push(Action::SetVar {
+        name: trip.var.clone(),
+        value: Value::String(mark.clone()),
+    });
+    // While the trip is away, progress stays where it left (it does not fall back to the
+    // trip's own place in the pipeline).
+    a.b.chart_mut().floors.push(Floor {
+        when: recorded(CmpOp::Eq),
+        at: source,
+    });
+    let here = Guard::In { state: source };
+    a.b.add_transition(Transition {
+        source: StateId::ROOT,
+        targets: vec![trip.target],
+        trigger: trip.trigger.clone(),
+        guard: Some(match &trip.guard {
+            Some(g) => Guard::All {
+                of: vec![here, g.clone()],
             },
-            at: source,
-        });
-        let here = Guard::In { state: source };
+            None => here,
+        }),
+        actions: acts,
+        label: Some(format!("bind: {} (from {key}, returns)", trip.on)),
+        span: None,
+    });
+    if let Some(next) = trip.then {
         a.b.add_transition(Transition {
-            source: StateId::ROOT,
-            targets: vec![target],
-            trigger: trigger.clone(),
-            guard: Some(match &guard {
-                Some(g) => Guard::All {
-                    of: vec![here, g.clone()],
-                },
-                None => here,
-            }),
-            actions: acts,
-            label: Some(format!("bind: {} (from {key}, returns)", on.get_ref())),
+            source,
+            targets: vec![next],
+            trigger: trip.trigger.clone(),
+            guard: Some(Guard::In { state: trip.end }),
+            actions: Vec::new(),
+            label: Some(format!("bind: {} (via {})", trip.on, a.key(trip.top))),
             span: None,
         });
-        if let Some(next) = then {
-            a.b.add_transition(Transition {
-                source,
-                targets: vec![next],
-                trigger: trigger.clone(),
-                guard: Some(Guard::In { state: end }),
-                actions: Vec::new(),
-                label: Some(format!("bind: {} (via {})", on.get_ref(), a.key(top))),
-                span: None,
-            });
-        }
-        add_once(
-            a,
-            Transition {
-                source: StateId::ROOT,
-                targets: vec![then.unwrap_or(source)],
-                trigger: Trigger::Always,
-                guard: Some(Guard::All {
-                    of: vec![
-                        Guard::In { state: end },
-                        Guard::Var {
-                            name: var.clone(),
-                            op: CmpOp::Eq,
-                            value: Value::String(mark.clone()),
-                        },
-                    ],
-                }),
-                actions: vec![Action::SetVar {
-                    name: var.clone(),
-                    value: Value::Null,
-                }],
-                label: Some(match then {
-                    Some(next) => format!("return: from {key} on to {}", a.key(next)),
-                    None => format!("return: back to {key}"),
-                }),
-                span: None,
-            },
-        );
     }
-    // Outside `T` with a return still recorded: the trip was abandoned. Targetless, so it
-    // only runs its action, and its guard is false once it has.
+    let label = match trip.then {
+        Some(next) => format!("return: from {key} on to {}", a.key(next)),
+        None => format!("return: back to {key}"),
+    };
+    add_once(
+        a,
+        Transition {
+            source: StateId::ROOT,
+            targets: vec![trip.then.unwrap_or(source)],
+            trigger: Trigger::Always,
+            guard: Some(Guard::All {
+                of: vec![Guard::In { state: trip.end }, recorded(CmpOp::Eq)],
+            }),
+            actions: vec![Action::SetVar {
+                name: trip.var.clone(),
+                value: Value::Null,
+            }],
+            label: Some(label),
+            span: None,
+        },
+    );
+}
+
+/// Outside `T` with a return still recorded: the trip was abandoned. Targetless, so it only
+/// runs its action, and its guard is false once it has.
+fn abandoned(a: &mut Assembly, top: StateId, var: String) {
     add_once(
         a,
         Transition {
@@ -208,7 +268,6 @@ pub(super) fn binding(cx: &Cx, b: &Spanned<BindToml>, a: &mut Assembly) -> Resul
             span: None,
         },
     );
-    Ok(())
 }
 
 /// Add `t` unless the same transition is there already: several trips into one state (the

@@ -128,139 +128,171 @@ pub fn split_templates(mut p: Pattern) -> (Pattern, Option<Guard>) {
 }
 
 pub fn compile(c: &Sp<Consequence>, env: &Env) -> Result<Compiled, LoadError> {
-    let con = &c.value;
-    let at = span_of(c);
-    let Some(kind) = &con.kind else {
-        return Err(env.err(at, "consequence without `type`"));
+    let Some(kind) = &c.value.kind else {
+        return Err(env.err(span_of(c), "consequence without `type`"));
     };
-    let kat = span_of(kind);
-    let need = |v: &Option<String>, key: &str| -> Result<String, LoadError> {
+    let cx = Typed {
+        con: &c.value,
+        kind: kind.value.as_str(),
+        at: span_of(kind),
+        env,
+    };
+    match cx.kind {
+        "evaluate" => cx.evaluate(),
+        k if STATE_TYPES.contains(&k) => cx.state_change().map(Compiled::Actions),
+        _ => cx.activity(),
+    }
+}
+
+/// One consequence of a known `type`, with errors pointing at the type.
+struct Typed<'a> {
+    con: &'a Consequence,
+    kind: &'a str,
+    at: Span,
+    env: &'a Env<'a>,
+}
+
+impl Typed<'_> {
+    fn fail(&self, msg: impl Into<String>) -> LoadError {
+        self.env.err(self.at, msg)
+    }
+
+    /// A parameter the type needs, not blank.
+    fn need(&self, v: &Option<String>, key: &str) -> Result<String, LoadError> {
         match v {
             Some(s) if !s.trim().is_empty() => Ok(s.clone()),
-            _ => Err(env.err(kat, format!("`{}` needs `{key}`", kind.value))),
+            _ => Err(self.fail(format!("`{}` needs `{key}`", self.kind))),
         }
-    };
-    let value = |key: &str| -> Result<Value, LoadError> {
-        con.value
-            .clone()
-            .ok_or_else(|| env.err(kat, format!("`{}` needs `{key}`", kind.value)))
-    };
-    let state = |a: Action| Ok(Compiled::Actions(vec![a]));
-    match kind.value.as_str() {
-        "set_flag" => {
-            let name = need(&con.flag, "flag")?;
-            let value = match &con.value {
-                None => true,
-                Some(Value::Bool(b)) => *b,
-                Some(_) => {
-                    return Err(env.err(kat, "`set_flag` takes `value: true` or `value: false`"));
-                }
-            };
-            return state(Action::SetFlag { name, value });
-        }
-        "set_state" => {
-            let field = need(&con.field, "field")?;
-            let v = value("value")?;
-            return match (field.strip_prefix("flags."), &v) {
-                (Some(f), Value::Bool(b)) => state(Action::SetFlag {
-                    name: f.into(),
-                    value: *b,
-                }),
-                (Some(_), _) => Err(env.err(kat, "a `flags.` field takes true or false")),
-                _ => state(Action::SetVar {
-                    name: field,
-                    value: v,
-                }),
-            };
-        }
-        "append_state" => {
-            return state(Action::AppendVar {
-                name: need(&con.field, "field")?,
-                value: value("value")?,
-            });
-        }
-        "merge_state" => {
-            let v = value("value")?;
-            if !v.is_object() {
-                return Err(env.err(kat, "`merge_state` needs a mapping `value` to merge"));
-            }
-            return state(Action::MergeVar {
-                name: need(&con.field, "field")?,
-                value: v,
-            });
-        }
-        "create_checkpoint" => {
-            return state(Action::Checkpoint {
-                name: need(&con.name, "name")?,
-            });
-        }
-        "rollback_checkpoint" => {
-            return state(Action::Rollback {
-                name: need(&con.name, "name")?,
-            });
-        }
-        "note" => {
-            return state(Action::Note {
-                text: need(&con.message, "message")?,
-            });
-        }
-        "evaluate" => {
-            let Some(e) = &con.expression else {
-                return Err(env.err(kat, "`evaluate` needs `expression`"));
-            };
-            let flag = need(&con.set_flag, "set_flag")?;
-            let guard = expression(e, env)?;
-            return Ok(Compiled::Evaluate {
-                guard,
-                flag,
-                label: e.value.clone(),
-            });
-        }
-        _ => {}
     }
-    let (pattern, call) =
-        match calls::of(&kind.value, con) {
-            Ok(Some(c)) => (c.pattern, c.shown),
-            Err(key) => return Err(env.err(kat, format!("`{}` needs `{key}`", kind.value))),
-            Ok(None) if kind.value == "invoke_skill" => {
-                let skill = need(&con.skill, "skill")?;
-                let p = Pattern::parse(&format!("skill:{}", glob_of(&skill)))
-                    .map_err(|e| env.err(kat, e.to_string()))?;
-                (p, Some(format!("Skill(skill=\"{skill}\")")))
+
+    fn value(&self) -> Result<Value, LoadError> {
+        self.con
+            .value
+            .clone()
+            .ok_or_else(|| self.fail(format!("`{}` needs `value`", self.kind)))
+    }
+
+    /// A change of the workflow's state: data actions only.
+    fn state_change(&self) -> Result<Vec<Action>, LoadError> {
+        let con = self.con;
+        Ok(vec![match self.kind {
+            "set_flag" => {
+                let name = self.need(&con.flag, "flag")?;
+                let value = match &con.value {
+                    None => true,
+                    Some(Value::Bool(b)) => *b,
+                    Some(_) => {
+                        return Err(self.fail("`set_flag` takes `value: true` or `value: false`"));
+                    }
+                };
+                Action::SetFlag { name, value }
             }
-            Ok(None) => {
-                return Err(env.err(kat, format!(
+            "set_state" => self.set_state()?,
+            "append_state" => Action::AppendVar {
+                name: self.need(&con.field, "field")?,
+                value: self.value()?,
+            },
+            "merge_state" => {
+                let v = self.value()?;
+                if !v.is_object() {
+                    return Err(self.fail("`merge_state` needs a mapping `value` to merge"));
+                }
+                Action::MergeVar {
+                    name: self.need(&con.field, "field")?,
+                    value: v,
+                }
+            }
+            "create_checkpoint" => Action::Checkpoint {
+                name: self.need(&con.name, "name")?,
+            },
+            "rollback_checkpoint" => Action::Rollback {
+                name: self.need(&con.name, "name")?,
+            },
+            _ => Action::Note {
+                text: self.need(&con.message, "message")?,
+            },
+        }])
+    }
+
+    fn set_state(&self) -> Result<Action, LoadError> {
+        let field = self.need(&self.con.field, "field")?;
+        let v = self.value()?;
+        match (field.strip_prefix("flags."), &v) {
+            (Some(f), Value::Bool(b)) => Ok(Action::SetFlag {
+                name: f.into(),
+                value: *b,
+            }),
+            (Some(_), _) => Err(self.fail("a `flags.` field takes true or false")),
+            _ => Ok(Action::SetVar {
+                name: field,
+                value: v,
+            }),
+        }
+    }
+
+    /// `evaluate`: sets a flag to whether the expression holds.
+    fn evaluate(&self) -> Result<Compiled, LoadError> {
+        let Some(e) = &self.con.expression else {
+            return Err(self.fail("`evaluate` needs `expression`"));
+        };
+        let flag = self.need(&self.con.set_flag, "set_flag")?;
+        let guard = expression(e, self.env)?;
+        Ok(Compiled::Evaluate {
+            guard,
+            flag,
+            label: e.value.clone(),
+        })
+    }
+
+    /// A tool call the node waits for, with what it stores.
+    fn activity(&self) -> Result<Compiled, LoadError> {
+        let con = self.con;
+        let (pattern, call) = self.call()?;
+        let mut on_ok = Vec::new();
+        let mut on_fail = Vec::new();
+        if let Some(var) = &con.store_as {
+            on_ok.push(store_result(var, self.kind));
+            if self.kind == "web_fetch" {
+                // A failed fetch has no result: only its status.
+                on_fail.push(Action::SetVar {
+                    name: var.clone(),
+                    value: json!({ "status": 0 }),
+                });
+            }
+        }
+        let shown = pattern.clone();
+        let (pattern, guard) = split_templates(pattern);
+        Ok(Compiled::Activity(Activity {
+            shown,
+            call,
+            pattern,
+            guard,
+            on_ok,
+            on_fail,
+            allow_failure: con.allow_failure.unwrap_or(false),
+            span: self.at,
+        }))
+    }
+
+    /// The call's pattern, and how it is shown.
+    fn call(&self) -> Result<(Pattern, Option<String>), LoadError> {
+        match calls::of(self.kind, self.con) {
+            Ok(Some(c)) => Ok((c.pattern, c.shown)),
+            Err(key) => Err(self.fail(format!("`{}` needs `{key}`", self.kind))),
+            Ok(None) if self.kind == "invoke_skill" => {
+                let skill = self.need(&self.con.skill, "skill")?;
+                let p = Pattern::parse(&format!("skill:{}", glob_of(&skill)))
+                    .map_err(|e| self.fail(e.to_string()))?;
+                Ok((p, Some(format!("Skill(skill=\"{skill}\")"))))
+            }
+            Ok(None) => Err(self.fail(format!(
                 "unknown consequence type `{}`: expected one of {} (state) or {} (tool calls)",
-                kind.value,
+                self.kind,
                 STATE_TYPES.join(", "),
                 ACTIVITY_TYPES.join(", ")
-            )));
-            }
-        };
-    let mut on_ok = Vec::new();
-    let mut on_fail = Vec::new();
-    if let Some(var) = &con.store_as {
-        on_ok.push(store_result(var, &kind.value));
-        if kind.value == "web_fetch" {
-            // A failed fetch has no result: only its status.
-            on_fail.push(Action::SetVar {
-                name: var.clone(),
-                value: json!({ "status": 0 }),
-            });
+            ))),
         }
     }
-    let shown = pattern.clone();
-    let (pattern, guard) = split_templates(pattern);
-    Ok(Compiled::Activity(Activity {
-        shown,
-        call,
-        pattern,
-        guard,
-        on_ok,
-        on_fail,
-        allow_failure: con.allow_failure.unwrap_or(false),
-        span: kat,
-    }))
 }
 
 /// `store_as`: what the action produced, from the tool's result (PostToolUse): the parsed

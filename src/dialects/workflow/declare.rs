@@ -4,10 +4,10 @@
 use super::compile::{Cx, ENTRY_FAILED, ENTRY_GATE, NODE_TYPES, consequences, scope};
 use super::consequence::ACTIVITY_TYPES;
 use super::precond;
-use super::schema::{Sp, Workflow, span_of};
+use super::schema::{Ending, Node, Sp, Workflow, span_of};
 use crate::dialects::LoadError;
 use crate::engine::build::ChartBuilder;
-use crate::engine::ir::{Guard, Outcome, StateId, StateKind, Transition, Trigger};
+use crate::engine::ir::{Guard, Outcome, Span, StateId, StateKind, Transition, Trigger};
 
 /// Create every state first, in file order, so targets resolve and document order holds.
 pub fn declare(cx: &mut Cx, wf: &Workflow, b: &mut ChartBuilder) -> Result<(), LoadError> {
@@ -20,139 +20,188 @@ pub fn declare(cx: &mut Cx, wf: &Workflow, b: &mut ChartBuilder) -> Result<(), L
         cx.ids.insert(ENTRY_GATE.into(), id);
     }
     for (key, node) in &wf.nodes.0 {
-        let at = span_of(key);
-        if key.value.trim().is_empty() {
-            return Err(cx.err(at, "empty node name"));
-        }
-        let Some(kind) = &node.value.kind else {
+        declare_node(cx, b, key, &node.value)?;
+    }
+    for (key, ending) in &wf.endings.0 {
+        declare_ending(cx, b, key, &ending.value)?;
+    }
+    Ok(())
+}
+
+/// A node's state, its sub-steps and its `evaluate` choices.
+fn declare_node(
+    cx: &mut Cx,
+    b: &mut ChartBuilder,
+    key: &Sp<String>,
+    node: &Node,
+) -> Result<(), LoadError> {
+    let at = span_of(key);
+    if key.value.trim().is_empty() {
+        return Err(cx.err(at, "empty node name"));
+    }
+    let Some(kind) = &node.kind else {
+        return Err(cx.err(
+            at,
+            format!(
+                "node `{}` has no `type`: expected one of {}",
+                key.value,
+                NODE_TYPES.join(", ")
+            ),
+        ));
+    };
+    let activities: Vec<&Sp<String>> = match kind.value.as_str() {
+        "action" => node
+            .actions
+            .iter()
+            .flatten()
+            .filter_map(|c| c.value.kind.as_ref())
+            .filter(|k| ACTIVITY_TYPES.contains(&k.value.as_str()))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let (sk, weight) = state_kind(cx, kind, activities.is_empty())?;
+    let id = b
+        .add_state(StateId::ROOT, &key.value, sk)
+        .map_err(|_| cx.err(at, format!("`{}` is declared twice", key.value)))?;
+    let st = b.state_mut(id);
+    st.weight = weight;
+    st.span = Some(at);
+    st.notes.extend(node.description.clone());
+    cx.ids.insert(key.value.clone(), id);
+    if activities.len() > 1 {
+        let steps = sub_steps(cx, b, key, id, &activities)?;
+        cx.steps.insert(key.value.clone(), steps);
+    }
+    for (handler, list) in consequences(node) {
+        let evals: Vec<&Sp<String>> = list
+            .iter()
+            .filter(|c| c.value.kind.as_ref().is_some_and(|k| k.value == "evaluate"))
+            .filter_map(|c| c.value.expression.as_ref())
+            .collect();
+        let scope = scope(&key.value, &handler);
+        let chain = evaluate_choices(cx, b, at, &scope, &evals)?;
+        cx.chains.insert(scope, chain);
+    }
+    Ok(())
+}
+
+/// The state a node type is, and what it weighs for progress.
+fn state_kind(
+    cx: &Cx,
+    kind: &Sp<String>,
+    no_activity: bool,
+) -> Result<(StateKind, f64), LoadError> {
+    Ok(match kind.value.as_str() {
+        // A node that only changes state is instantaneous: no step for progress.
+        "action" => (StateKind::Atomic, if no_activity { 0.0 } else { 1.0 }),
+        "user_prompt" | "reference" => (StateKind::Atomic, 1.0),
+        "conditional" | "validation_gate" => (StateKind::Choice, 0.0),
+        other => {
             return Err(cx.err(
-                at,
+                span_of(kind),
                 format!(
-                    "node `{}` has no `type`: expected one of {}",
-                    key.value,
+                    "unknown node type `{other}`: expected one of {}",
                     NODE_TYPES.join(", ")
                 ),
             ));
-        };
-        let activities: Vec<&Sp<String>> = match kind.value.as_str() {
-            "action" => node
-                .value
-                .actions
-                .iter()
-                .flatten()
-                .filter_map(|c| c.value.kind.as_ref())
-                .filter(|k| ACTIVITY_TYPES.contains(&k.value.as_str()))
-                .collect(),
-            _ => Vec::new(),
-        };
-        let (sk, weight) = match kind.value.as_str() {
-            // A node that only changes state is instantaneous: no step for progress.
-            "action" => (
-                StateKind::Atomic,
-                if activities.is_empty() { 0.0 } else { 1.0 },
-            ),
-            "user_prompt" | "reference" => (StateKind::Atomic, 1.0),
-            "conditional" | "validation_gate" => (StateKind::Choice, 0.0),
-            other => {
-                return Err(cx.err(
-                    span_of(kind),
-                    format!(
-                        "unknown node type `{other}`: expected one of {}",
-                        NODE_TYPES.join(", ")
-                    ),
-                ));
-            }
-        };
-        let id = b
-            .add_state(StateId::ROOT, &key.value, sk)
-            .map_err(|_| cx.err(at, format!("`{}` is declared twice", key.value)))?;
-        let st = b.state_mut(id);
-        st.weight = weight;
-        st.span = Some(at);
-        st.notes.extend(node.value.description.clone());
-        cx.ids.insert(key.value.clone(), id);
-        if activities.len() > 1 {
-            // One sub-step per tool call, in file order ("FOR each action IN node.actions").
-            let mut steps = Vec::new();
-            for (i, k) in activities.iter().enumerate() {
-                let mut step = k.value.clone();
-                if activities[..i].iter().any(|p| p.value == k.value) {
-                    step = format!("{step}-{}", i + 1);
-                }
-                let sid = b
-                    .add_state(id, &step, StateKind::Atomic)
-                    .map_err(|_| cx.err(span_of(*k), format!("`{step}` is declared twice")))?;
-                b.state_mut(sid).weight = 1.0 / activities.len() as f64;
-                b.state_mut(sid).span = Some(span_of(*k));
-                b.state_mut(sid).label = format!("{}.{step}", key.value);
-                steps.push(sid);
-            }
-            cx.steps.insert(key.value.clone(), steps);
         }
-        for (handler, list) in consequences(&node.value) {
-            let evals: Vec<&Sp<String>> = list
-                .iter()
-                .filter(|c| c.value.kind.as_ref().is_some_and(|k| k.value == "evaluate"))
-                .filter_map(|c| c.value.expression.as_ref())
-                .collect();
-            let scope = scope(&key.value, &handler);
-            let mut chain = Vec::new();
-            for (i, e) in evals.iter().enumerate() {
-                let name = format!("{scope}/evaluate{}", i + 1);
-                let cid = b
-                    .add_state(StateId::ROOT, &name, StateKind::Choice)
-                    .map_err(|_| cx.err(at, format!("`{name}` is declared twice")))?;
-                b.state_mut(cid).label = format!("evaluate {}", e.value);
-                b.state_mut(cid).span = Some(span_of(*e));
-                chain.push(cid);
-            }
-            cx.chains.insert(scope, chain);
+    })
+}
+
+/// One sub-step per tool call, in file order ("FOR each action IN node.actions").
+fn sub_steps(
+    cx: &Cx,
+    b: &mut ChartBuilder,
+    key: &Sp<String>,
+    id: StateId,
+    activities: &[&Sp<String>],
+) -> Result<Vec<StateId>, LoadError> {
+    let mut steps = Vec::new();
+    for (i, k) in activities.iter().enumerate() {
+        let mut step = k.value.clone();
+        if activities[..i].iter().any(|p| p.value == k.value) {
+            step = format!("{step}-{}", i + 1);
         }
+        let sid = b
+            .add_state(id, &step, StateKind::Atomic)
+            .map_err(|_| cx.err(span_of(*k), format!("`{step}` is declared twice")))?;
+        b.state_mut(sid).weight = 1.0 / activities.len() as f64;
+        b.state_mut(sid).span = Some(span_of(*k));
+        b.state_mut(sid).label = format!("{}.{step}", key.value);
+        steps.push(sid);
     }
-    for (key, ending) in &wf.endings.0 {
-        let at = span_of(key);
-        let e = &ending.value;
-        let outcome = match e.kind.as_ref().map(|k| k.value.as_str()) {
-            Some("success") => Outcome::Success,
-            Some("error") => Outcome::Error,
-            Some(other) => {
-                let kat = e.kind.as_ref().map(span_of).unwrap_or(at);
-                return Err(cx.err(
-                    kat,
-                    format!(
-                        "ending `{}` has type `{other}`: expected success or error",
-                        key.value
-                    ),
-                ));
-            }
-            None => {
-                return Err(cx.err(
-                    at,
-                    format!(
-                        "ending `{}` needs `type: success` or `type: error`",
-                        key.value
-                    ),
-                ));
-            }
-        };
-        let kind = StateKind::Final {
-            outcome,
-            message: e.message.clone(),
-            recovery: e.recovery.clone(),
-        };
-        let id = b.add_state(StateId::ROOT, &key.value, kind).map_err(|_| {
-            cx.err(
-                at,
+    Ok(steps)
+}
+
+/// A choice per `evaluate` consequence of one handler, in order.
+fn evaluate_choices(
+    cx: &Cx,
+    b: &mut ChartBuilder,
+    at: Span,
+    scope: &str,
+    evals: &[&Sp<String>],
+) -> Result<Vec<StateId>, LoadError> {
+    let mut chain = Vec::new();
+    for (i, e) in evals.iter().enumerate() {
+        let name = format!("{scope}/evaluate{}", i + 1);
+        let cid = b
+            .add_state(StateId::ROOT, &name, StateKind::Choice)
+            .map_err(|_| cx.err(at, format!("`{name}` is declared twice")))?;
+        b.state_mut(cid).label = format!("evaluate {}", e.value);
+        b.state_mut(cid).span = Some(span_of(*e));
+        chain.push(cid);
+    }
+    Ok(chain)
+}
+
+/// An ending: a final state with its outcome, message and recovery.
+fn declare_ending(
+    cx: &mut Cx,
+    b: &mut ChartBuilder,
+    key: &Sp<String>,
+    e: &Ending,
+) -> Result<(), LoadError> {
+    let at = span_of(key);
+    let outcome = match e.kind.as_ref().map(|k| k.value.as_str()) {
+        Some("success") => Outcome::Success,
+        Some("error") => Outcome::Error,
+        Some(other) => {
+            let kat = e.kind.as_ref().map(span_of).unwrap_or(at);
+            return Err(cx.err(
+                kat,
                 format!(
-                    "`{}` is both a node and an ending: names must be unique",
+                    "ending `{}` has type `{other}`: expected success or error",
                     key.value
                 ),
-            )
-        })?;
-        b.state_mut(id).span = Some(at);
-        b.state_mut(id).notes.extend(e.description.clone());
-        cx.ids.insert(key.value.clone(), id);
-    }
+            ));
+        }
+        None => {
+            return Err(cx.err(
+                at,
+                format!(
+                    "ending `{}` needs `type: success` or `type: error`",
+                    key.value
+                ),
+            ));
+        }
+    };
+    let kind = StateKind::Final {
+        outcome,
+        message: e.message.clone(),
+        recovery: e.recovery.clone(),
+    };
+    let id = b.add_state(StateId::ROOT, &key.value, kind).map_err(|_| {
+        cx.err(
+            at,
+            format!(
+                "`{}` is both a node and an ending: names must be unique",
+                key.value
+            ),
+        )
+    })?;
+    b.state_mut(id).span = Some(at);
+    b.state_mut(id).notes.extend(e.description.clone());
+    cx.ids.insert(key.value.clone(), id);
     Ok(())
 }
 

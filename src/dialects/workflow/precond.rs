@@ -166,183 +166,234 @@ pub fn describe(p: &Precondition) -> String {
 }
 
 pub fn to_guard(p: &Sp<Precondition>, b: &mut ChartBuilder, env: &Env) -> Result<Guard, LoadError> {
-    let at = span_of(p);
-    let pre = &p.value;
-    let Some(kind) = &pre.kind else {
+    let Some(kind) = &p.value.kind else {
         return Err(env.err(
-            at,
+            span_of(p),
             format!(
                 "precondition without `type`: expected one of {}",
                 TYPES.join(", ")
             ),
         ));
     };
-    let kat = span_of(kind);
-    let need = |v: &Option<String>, key: &str| -> Result<String, LoadError> {
+    let cx = Typed {
+        pre: &p.value,
+        kind: kind.value.as_str(),
+        at: span_of(kind),
+        env,
+    };
+    match cx.kind {
+        "config_exists"
+        | "index_exists"
+        | "index_is_placeholder"
+        | "source_exists"
+        | "source_cloned" => cx.corpus_check(b),
+        "file_exists" | "directory_exists" | "tool_available" => cx.host_check(b),
+        "flag_set" | "state_equals" | "state_not_null" | "count_above" | "fetch_succeeded" => {
+            cx.state_check()
+        }
+        "all_of" | "any_of" | "none_of" => cx.combination(b),
+        "evaluate_expression" => match &cx.pre.expression {
+            Some(e) => expression(e, env),
+            None => Err(cx.fail("`evaluate_expression` needs `expression`")),
+        },
+        other => Err(cx.fail(format!(
+            "unknown precondition type `{other}`: expected one of {}",
+            TYPES.join(", ")
+        ))),
+    }
+}
+
+/// One precondition of a known `type`, with errors pointing at the type.
+struct Typed<'a> {
+    pre: &'a Precondition,
+    kind: &'a str,
+    at: Span,
+    env: &'a Env<'a>,
+}
+
+impl Typed<'_> {
+    fn fail(&self, msg: impl Into<String>) -> LoadError {
+        self.env.err(self.at, msg)
+    }
+
+    /// A parameter the type needs, not blank.
+    fn need(&self, v: &Option<String>, key: &str) -> Result<String, LoadError> {
         match v {
             Some(s) if !s.trim().is_empty() => Ok(s.clone()),
-            _ => Err(env.err(kat, format!("`{}` needs `{key}`", kind.value))),
+            _ => Err(self.fail(format!("`{}` needs `{key}`", self.kind))),
         }
-    };
-    let literal = |v: String, key: &str| -> Result<String, LoadError> {
+    }
+
+    /// A parameter checked on disk: workflow variables cannot expand there.
+    fn literal(&self, v: &Option<String>, key: &str) -> Result<String, LoadError> {
+        let v = self.need(v, key)?;
         if v.contains("${") {
-            return Err(env.err(kat, format!(
+            return Err(self.fail(format!(
                 "`{}` with `{key}: {v}`: seed checks this on disk and cannot expand workflow variables; use a literal {key}",
-                kind.value
+                self.kind
             )));
         }
         Ok(v)
-    };
-    let path_of = |p: &str| host_path(p).map_err(|m| env.err(kat, m));
-    Ok(match kind.value.as_str() {
-        "config_exists" => exists(
-            b,
-            "config_exists".into(),
-            &path_of(CONFIG_PATH)?,
-            "data/config.yaml exists",
-        ),
-        "index_exists" => exists(
-            b,
-            "index_exists".into(),
-            &path_of(INDEX_PATH)?,
-            "data/index.md exists",
-        ),
-        "index_is_placeholder" => {
-            let kind = ReaderKind::Contains {
-                path: path_of(INDEX_PATH)?,
-                text: PLACEHOLDER_TEXT.into(),
-            };
-            is_true(reader(
+    }
+
+    fn path_of(&self, p: &str) -> Result<String, LoadError> {
+        host_path(p).map_err(|m| self.fail(m))
+    }
+
+    /// The corpus layout of seed 003: the config, the index, a source.
+    fn corpus_check(&self, b: &mut ChartBuilder) -> Result<Guard, LoadError> {
+        Ok(match self.kind {
+            "config_exists" => exists(
                 b,
-                "index_is_placeholder".into(),
-                kind,
-                "data/index.md is still the placeholder",
-            ))
-        }
-        "source_exists" => {
-            let id = literal(need(&pre.id, "id")?, "id")?;
-            source_exists(b, &id, &path_of(CONFIG_PATH)?)
-        }
-        "source_cloned" => {
-            let id = literal(need(&pre.id, "id")?, "id")?;
-            exists(
+                "config_exists".into(),
+                &self.path_of(CONFIG_PATH)?,
+                "data/config.yaml exists",
+            ),
+            "index_exists" => exists(
                 b,
-                format!("source_cloned:{id}"),
-                &path_of(&format!(".source/{id}"))?,
-                ".source/<id> exists",
-            )
-        }
-        "file_exists" | "directory_exists" => {
-            let path = need(&pre.path, "path")?;
-            let full = path_of(&path)?;
-            exists(b, format!("{}:{path}", kind.value), &full, "path exists")
-        }
-        "tool_available" => {
-            let tool = literal(need(&pre.tool, "tool")?, "tool")?;
-            if tool.contains(['/', ' ']) {
-                return Err(env.err(
-                    kat,
-                    "`tool_available` names a program (`git`), not a path or a command line",
-                ));
+                "index_exists".into(),
+                &self.path_of(INDEX_PATH)?,
+                "data/index.md exists",
+            ),
+            "index_is_placeholder" => {
+                let kind = ReaderKind::Contains {
+                    path: self.path_of(INDEX_PATH)?,
+                    text: PLACEHOLDER_TEXT.into(),
+                };
+                is_true(reader(
+                    b,
+                    "index_is_placeholder".into(),
+                    kind,
+                    "data/index.md is still the placeholder",
+                ))
             }
-            let kind = ReaderKind::OnPath {
-                program: tool.clone(),
-            };
-            is_true(reader(
+            "source_exists" => {
+                let id = self.literal(&self.pre.id, "id")?;
+                source_exists(b, &id, &self.path_of(CONFIG_PATH)?)
+            }
+            _ => {
+                let id = self.literal(&self.pre.id, "id")?;
+                exists(
+                    b,
+                    format!("source_cloned:{id}"),
+                    &self.path_of(&format!(".source/{id}"))?,
+                    ".source/<id> exists",
+                )
+            }
+        })
+    }
+
+    /// A path that exists, a program on `PATH`.
+    fn host_check(&self, b: &mut ChartBuilder) -> Result<Guard, LoadError> {
+        if self.kind != "tool_available" {
+            let path = self.need(&self.pre.path, "path")?;
+            let full = self.path_of(&path)?;
+            return Ok(exists(
                 b,
-                format!("tool_available:{tool}"),
-                kind,
-                "the program is on PATH",
-            ))
-        }
-        "flag_set" => Guard::Flag {
-            name: need(&pre.flag, "flag")?,
-        },
-        "state_equals" => {
-            let field = need(&pre.field, "field")?;
-            let Some(value) = pre.value.clone() else {
-                return Err(env.err(kat, "`state_equals` needs `value`"));
-            };
-            match (field.strip_prefix("flags."), &value) {
-                (Some(f), Value::Bool(v)) => {
-                    let g = Guard::Flag { name: f.into() };
-                    if *v {
-                        g
-                    } else {
-                        Guard::Not { guard: Box::new(g) }
-                    }
-                }
-                _ => Guard::Var {
-                    name: field,
-                    op: CmpOp::Eq,
-                    value,
-                },
-            }
-        }
-        "state_not_null" => Guard::Var {
-            name: need(&pre.field, "field")?,
-            op: CmpOp::Ne,
-            value: Value::Null,
-        },
-        "count_above" => {
-            let field = need(&pre.field, "field")?;
-            let min = pre
-                .min
-                .as_ref()
-                .and_then(Value::as_f64)
-                .ok_or_else(|| env.err(kat, "`count_above` needs a number `min`"))?;
-            Guard::Count {
-                name: field,
-                op: CmpOp::Gt,
-                value: min,
-            }
-        }
-        "fetch_succeeded" => {
-            let from = need(&pre.from, "from")?;
-            Guard::Var {
-                name: format!("{from}.status"),
-                op: CmpOp::Eq,
-                value: Value::from(200),
-            }
-        }
-        "all_of" | "any_of" | "none_of" => {
-            let list = match &pre.conditions {
-                Some(l) if !l.is_empty() => l,
-                _ => {
-                    return Err(env.err(
-                        kat,
-                        format!("`{}` needs a non-empty `conditions` list", kind.value),
-                    ));
-                }
-            };
-            let of = list
-                .iter()
-                .map(|c| to_guard(c, b, env))
-                .collect::<Result<Vec<_>, _>>()?;
-            match kind.value.as_str() {
-                "all_of" => Guard::All { of },
-                "any_of" => Guard::Any { of },
-                _ => Guard::Not {
-                    guard: Box::new(Guard::Any { of }),
-                },
-            }
-        }
-        "evaluate_expression" => {
-            let Some(e) = &pre.expression else {
-                return Err(env.err(kat, "`evaluate_expression` needs `expression`"));
-            };
-            expression(e, env)?
-        }
-        other => {
-            return Err(env.err(
-                kat,
-                format!(
-                    "unknown precondition type `{other}`: expected one of {}",
-                    TYPES.join(", ")
-                ),
+                format!("{}:{path}", self.kind),
+                &full,
+                "path exists",
             ));
         }
-    })
+        let tool = self.literal(&self.pre.tool, "tool")?;
+        if tool.contains(['/', ' ']) {
+            return Err(
+                self.fail("`tool_available` names a program (`git`), not a path or a command line")
+            );
+        }
+        let kind = ReaderKind::OnPath {
+            program: tool.clone(),
+        };
+        Ok(is_true(reader(
+            b,
+            format!("tool_available:{tool}"),
+            kind,
+            "the program is on PATH",
+        )))
+    }
+
+    /// Flags and variables of the workflow's state.
+    fn state_check(&self) -> Result<Guard, LoadError> {
+        let pre = self.pre;
+        Ok(match self.kind {
+            "flag_set" => Guard::Flag {
+                name: self.need(&pre.flag, "flag")?,
+            },
+            "state_equals" => {
+                let field = self.need(&pre.field, "field")?;
+                let Some(value) = pre.value.clone() else {
+                    return Err(self.fail("`state_equals` needs `value`"));
+                };
+                state_equals(field, value)
+            }
+            "state_not_null" => Guard::Var {
+                name: self.need(&pre.field, "field")?,
+                op: CmpOp::Ne,
+                value: Value::Null,
+            },
+            "count_above" => {
+                let field = self.need(&pre.field, "field")?;
+                let min = pre
+                    .min
+                    .as_ref()
+                    .and_then(Value::as_f64)
+                    .ok_or_else(|| self.fail("`count_above` needs a number `min`"))?;
+                Guard::Count {
+                    name: field,
+                    op: CmpOp::Gt,
+                    value: min,
+                }
+            }
+            _ => Guard::Var {
+                name: format!("{}.status", self.need(&pre.from, "from")?),
+                op: CmpOp::Eq,
+                value: Value::from(200),
+            },
+        })
+    }
+
+    /// `all_of`, `any_of`, `none_of` a non-empty list of preconditions.
+    fn combination(&self, b: &mut ChartBuilder) -> Result<Guard, LoadError> {
+        let list = match &self.pre.conditions {
+            Some(l) if !l.is_empty() => l,
+            _ => {
+                return Err(self.fail(format!(
+                    "`{}` needs a non-empty `conditions` list",
+                    self.kind
+                )));
+            }
+        };
+        let of = list
+            .iter()
+            .map(|c| to_guard(c, b, self.env))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(match self.kind {
+            "all_of" => Guard::All { of },
+            "any_of" => Guard::Any { of },
+            _ => Guard::Not {
+                guard: Box::new(Guard::Any { of }),
+            },
+        })
+    }
+}
+
+/// `state_equals`: a flag compared with a boolean reads the flag, anything else a variable.
+fn state_equals(field: String, value: Value) -> Guard {
+    match (field.strip_prefix("flags."), &value) {
+        (Some(f), Value::Bool(v)) => {
+            let g = Guard::Flag { name: f.into() };
+            if *v {
+                g
+            } else {
+                Guard::Not { guard: Box::new(g) }
+            }
+        }
+        _ => Guard::Var {
+            name: field,
+            op: CmpOp::Eq,
+            value,
+        },
+    }
 }
 
 /// Compile an expression, pointing errors at the character that is wrong.

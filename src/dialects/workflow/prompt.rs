@@ -28,6 +28,12 @@ pub fn answer_guard(id: &str, label: &str) -> Guard {
     }
 }
 
+/// An option of the prompt: its id, its label, where it is written.
+type Choice = (String, String, Span);
+
+/// The handler taken for answers no option names: its entry, actions and position.
+type Default = (StateId, Vec<Action>, Span);
+
 pub fn compile(
     cx: &mut Cx,
     b: &mut ChartBuilder,
@@ -47,7 +53,56 @@ pub fn compile(
         .question
         .clone()
         .ok_or_else(|| cx.err(span_of(p), "`prompt` needs `question`"))?;
-    let mut options: Vec<(String, String, Span)> = Vec::new();
+    let options = choices(cx, name, p)?;
+    let handlers = match &n.on_response {
+        Some(h) if !h.0.is_empty() => h,
+        _ => {
+            return Err(cx.err(
+                at,
+                format!(
+                    "user_prompt node `{}` needs `on_response` handlers",
+                    name.value
+                ),
+            ));
+        }
+    };
+    let ask = Pattern::exact_tool("AskUserQuestion");
+    let st = b.state_mut(id);
+    st.activity = Some(ask.clone());
+    st.notes.push(question);
+    let record = recorded(name, n);
+    let mut default = None;
+    for (key, h) in &handlers.0 {
+        let (entry, actions) = handler(cx, b, name, key, h, &record)?;
+        let option = options
+            .iter()
+            .find(|(oid, label, _)| *oid == key.value || *label == key.value);
+        match option {
+            Some((oid, label, _)) => add(
+                b,
+                id,
+                Some(entry),
+                Trigger::Event(ask.clone()),
+                Some(answer_guard(oid, label)),
+                actions,
+                &key.value,
+                span_of(key),
+            ),
+            None if key.value == "default" => default = Some((entry, actions, span_of(key))),
+            None => return Err(unmatched(cx, name, key, &options)),
+        }
+    }
+    otherwise(cx, b, name, id, handlers, &options, default);
+    Ok(())
+}
+
+/// The prompt's options, with a warning when AskUserQuestion cannot show them all.
+fn choices(
+    cx: &mut Cx,
+    name: &Sp<String>,
+    p: &Sp<super::schema::Prompt>,
+) -> Result<Vec<Choice>, LoadError> {
+    let mut options: Vec<Choice> = Vec::new();
     for o in &p.value.options {
         let label = o
             .value
@@ -65,22 +120,11 @@ pub fn compile(
             "`{}` offers {} options: AskUserQuestion shows 2 to 4 (typed answers go to a `default` handler)", name.value, options.len()
         ), span_of(p));
     }
-    let handlers = match &n.on_response {
-        Some(h) if !h.0.is_empty() => h,
-        _ => {
-            return Err(cx.err(
-                at,
-                format!(
-                    "user_prompt node `{}` needs `on_response` handlers",
-                    name.value
-                ),
-            ));
-        }
-    };
-    let ask = Pattern::exact_tool("AskUserQuestion");
-    let st = b.state_mut(id);
-    st.activity = Some(ask.clone());
-    st.notes.push(question);
+    Ok(options)
+}
+
+/// What every answer records: the answers map, and the chosen answer under `store_as`.
+fn recorded(name: &Sp<String>, n: &Node) -> Vec<Action> {
     let mut record = vec![Action::SetVarFromInput {
         name: format!("user_responses.{}", name.value),
         pointer: "/answers".into(),
@@ -94,59 +138,66 @@ pub fn compile(
             decode: Decode::First,
         });
     }
-    let mut default = None;
-    for (key, h) in &handlers.0 {
-        let next = h.value.next_node.as_ref().ok_or_else(|| {
-            cx.err(
-                span_of(key),
-                format!("response `{}` needs `next_node`", key.value),
-            )
-        })?;
-        let target = cx.target(next)?;
-        let f = flow(cx, h.value.consequence.as_ref(), false)?;
-        let entry = wire(
-            cx,
-            b,
-            &scope(&name.value, &key.value),
-            &f,
-            target,
-            span_of(next),
-        )?;
-        let mut actions = record.clone();
-        actions.extend(f.head);
-        let option = options
-            .iter()
-            .find(|(oid, label, _)| *oid == key.value || *label == key.value);
-        match option {
-            Some((oid, label, _)) => {
-                add(
-                    b,
-                    id,
-                    Some(entry),
-                    Trigger::Event(ask.clone()),
-                    Some(answer_guard(oid, label)),
-                    actions,
-                    &key.value,
-                    span_of(key),
-                );
-            }
-            None if key.value == "default" => default = Some((entry, actions, span_of(key))),
-            None => {
-                let ids: Vec<&str> = options.iter().map(|(i, _, _)| i.as_str()).collect();
-                return Err(cx.err(
-                    span_of(key),
-                    format!(
-                        "response `{}` matches no option of `{}`: expected one of {} or `default`",
-                        key.value,
-                        name.value,
-                        ids.join(", ")
-                    ),
-                ));
-            }
-        }
-    }
-    match default {
-        Some((entry, actions, span)) => add(
+    record
+}
+
+/// A handler's way on: where its consequences start, and the actions of the answer.
+fn handler(
+    cx: &mut Cx,
+    b: &mut ChartBuilder,
+    name: &Sp<String>,
+    key: &Sp<String>,
+    h: &Sp<super::schema::Handler>,
+    record: &[Action],
+) -> Result<(StateId, Vec<Action>), LoadError> {
+    let next = h.value.next_node.as_ref().ok_or_else(|| {
+        cx.err(
+            span_of(key),
+            format!("response `{}` needs `next_node`", key.value),
+        )
+    })?;
+    let target = cx.target(next)?;
+    let f = flow(cx, h.value.consequence.as_ref(), false)?;
+    let entry = wire(
+        cx,
+        b,
+        &scope(&name.value, &key.value),
+        &f,
+        target,
+        span_of(next),
+    )?;
+    let mut actions = record.to_vec();
+    actions.extend(f.head);
+    Ok((entry, actions))
+}
+
+fn unmatched(cx: &Cx, name: &Sp<String>, key: &Sp<String>, options: &[Choice]) -> LoadError {
+    let ids: Vec<&str> = options.iter().map(|(i, _, _)| i.as_str()).collect();
+    cx.err(
+        span_of(key),
+        format!(
+            "response `{}` matches no option of `{}`: expected one of {} or `default`",
+            key.value,
+            name.value,
+            ids.join(", ")
+        ),
+    )
+}
+
+/// Answers no handler names: the `default` handler, else the node keeps waiting (and each
+/// option without a handler is warned about).
+fn otherwise(
+    cx: &mut Cx,
+    b: &mut ChartBuilder,
+    name: &Sp<String>,
+    id: StateId,
+    handlers: &super::schema::OrderedMap<Sp<super::schema::Handler>>,
+    options: &[Choice],
+    default: Option<Default>,
+) {
+    let ask = Pattern::exact_tool("AskUserQuestion");
+    if let Some((entry, actions, span)) = default {
+        add(
             b,
             id,
             Some(entry),
@@ -155,27 +206,25 @@ pub fn compile(
             actions,
             "default",
             span,
-        ),
-        None => {
-            for (oid, label, span) in &options {
-                if handlers.get(oid).is_none() && handlers.get(label).is_none() {
-                    cx.warn("workflow-unhandled-option", format!(
-                        "option `{oid}` of `{}` has no handler: choosing it leaves the workflow waiting", name.value
-                    ), *span);
-                }
-            }
-            // Asking (PreToolUse) and unrecognized answers are allowed and keep the node waiting.
-            add(
-                b,
-                id,
-                None,
-                Trigger::Event(ask),
-                None,
-                Vec::new(),
-                "ask",
-                at,
-            );
+        );
+        return;
+    }
+    for (oid, label, span) in options {
+        if handlers.get(oid).is_none() && handlers.get(label).is_none() {
+            cx.warn("workflow-unhandled-option", format!(
+                "option `{oid}` of `{}` has no handler: choosing it leaves the workflow waiting", name.value
+            ), *span);
         }
     }
-    Ok(())
+    // Asking (PreToolUse) and unrecognized answers are allowed and keep the node waiting.
+    add(
+        b,
+        id,
+        None,
+        Trigger::Event(ask),
+        None,
+        Vec::new(),
+        "ask",
+        span_of(name),
+    );
 }
