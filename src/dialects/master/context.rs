@@ -53,131 +53,166 @@ pub(super) fn context(
     b.state_mut(region).label = "context".into();
     b.state_mut(region).weight = 0.0;
     for (name, spec) in cons {
-        let o = spec.as_object().ok_or_else(|| {
+        constraint(cx, b, region, name, spec, places)?;
+    }
+    Ok(())
+}
+
+/// One constraint's region: `off` until its `when` holds, `on` (the constraint, with its
+/// lists) while it does.
+fn constraint(
+    cx: &Ctx,
+    b: &mut ChartBuilder,
+    region: StateId,
+    name: &str,
+    spec: &Value,
+    places: &Places,
+) -> Result<(), LoadError> {
+    let o = spec.as_object().ok_or_else(|| {
+        cx.err(
+            &["state_constraints", name],
+            format!("constraint `{name}` must be an object"),
+        )
+    })?;
+    for k in o.keys() {
+        if !KEYS.contains(&k.as_str()) {
+            return Err(cx.err(&["state_constraints", name, k], format!("unknown key `{k}` in constraint `{name}`: expected allowed_tools, disallowed_tools, when, description or enforcement")));
+        }
+    }
+    let (line, col) = find_path(cx.text, &["\"state_constraints\"", &format!("\"{name}\"")]);
+    let span = Some(Span::at(line, col));
+    let add = |b: &mut ChartBuilder, parent, local: &str, kind| {
+        let id = b
+            .add_state(parent, local, kind)
+            .map_err(|e| cx.err(&["state_constraints", name], e.to_string()))?;
+        let st = b.state_mut(id);
+        st.weight = 0.0;
+        st.span = span;
+        Ok::<StateId, LoadError>(id)
+    };
+    let switch = add(
+        b,
+        region,
+        name,
+        StateKind::Compound {
+            initial: StateId::ROOT,
+        },
+    )?;
+    b.state_mut(switch).label = name.to_string();
+    let off = add(b, switch, "off", StateKind::Atomic)?;
+    // What the outline shows while the constraint's `when` fails (its id stays `off`).
+    b.state_mut(off).label = "not in force".into();
+    b.set_initial(switch, off);
+    // The constraint itself: named as the file names it, where refusals quote it.
+    let id = add(b, switch, "on", StateKind::Atomic)?;
+    b.state_mut(id).label = name.to_string();
+    tool_lists(cx, b, id, name, o)?;
+    if let Some(d) = o.get("description").and_then(Value::as_str) {
+        b.state_mut(id).notes.push(d.to_string());
+    }
+    if let Some(e) = o.get("enforcement") {
+        b.state_mut(id).enforcement = Some(enforcement(cx, name, e)?);
+    }
+    // Without `when` the constraint never applies (seed 000's sketch says only what it
+    // allows): it stays `off`.
+    match o.get("when") {
+        Some(w) => switch_on_when(cx, b, name, w, (off, id), places),
+        None => Ok(()),
+    }
+}
+
+/// The keys a constraint takes.
+const KEYS: &[&str] = &[
+    "allowed_tools",
+    "disallowed_tools",
+    "when",
+    "description",
+    "enforcement",
+];
+
+/// `allowed_tools` and `disallowed_tools`: the constraint's policy.
+fn tool_lists(
+    cx: &Ctx,
+    b: &mut ChartBuilder,
+    id: StateId,
+    name: &str,
+    o: &Map<String, Value>,
+) -> Result<(), LoadError> {
+    for (key, deny) in [("allowed_tools", false), ("disallowed_tools", true)] {
+        let Some(list) = o.get(key) else { continue };
+        let list = list.as_array().ok_or_else(|| {
             cx.err(
-                &["state_constraints", name],
-                format!("constraint `{name}` must be an object"),
+                &["state_constraints", name, key],
+                format!("`{key}` must be an array"),
             )
         })?;
-        for k in o.keys() {
-            if ![
-                "allowed_tools",
-                "disallowed_tools",
-                "when",
-                "description",
-                "enforcement",
-            ]
-            .contains(&k.as_str())
-            {
-                return Err(cx.err(&["state_constraints", name, k], format!("unknown key `{k}` in constraint `{name}`: expected allowed_tools, disallowed_tools, when, description or enforcement")));
+        for item in list {
+            let s = item.as_str().ok_or_else(|| {
+                cx.err(
+                    &["state_constraints", name, key],
+                    format!("`{key}` entries must be strings"),
+                )
+            })?;
+            let p = super::tool_pattern(cx, &["state_constraints", name, key], s)?;
+            let policy = &mut b.state_mut(id).policy;
+            if deny {
+                policy.deny.push(p)
+            } else {
+                policy.allow.push(p)
             }
         }
-        let (line, col) = find_path(cx.text, &["\"state_constraints\"", &format!("\"{name}\"")]);
-        let span = Some(Span::at(line, col));
-        let add = |b: &mut ChartBuilder, parent, local: &str, kind| {
-            let id = b
-                .add_state(parent, local, kind)
-                .map_err(|e| cx.err(&["state_constraints", name], e.to_string()))?;
-            let st = b.state_mut(id);
-            st.weight = 0.0;
-            st.span = span;
-            Ok::<StateId, LoadError>(id)
-        };
-        let switch = add(
-            b,
-            region,
-            name,
-            StateKind::Compound {
-                initial: StateId::ROOT,
-            },
-        )?;
-        b.state_mut(switch).label = name.clone();
-        let off = add(b, switch, "off", StateKind::Atomic)?;
-        // What the outline shows while the constraint's `when` fails (its id stays `off`).
-        b.state_mut(off).label = "not in force".into();
-        b.set_initial(switch, off);
-        // The constraint itself: named as the file names it, where refusals quote it.
-        let id = add(b, switch, "on", StateKind::Atomic)?;
-        b.state_mut(id).label = name.clone();
-        for (key, deny) in [("allowed_tools", false), ("disallowed_tools", true)] {
-            if let Some(list) = o.get(key) {
-                let list = list.as_array().ok_or_else(|| {
-                    cx.err(
-                        &["state_constraints", name, key],
-                        format!("`{key}` must be an array"),
-                    )
-                })?;
-                for item in list {
-                    let s = item.as_str().ok_or_else(|| {
-                        cx.err(
-                            &["state_constraints", name, key],
-                            format!("`{key}` entries must be strings"),
-                        )
-                    })?;
-                    let p = super::tool_pattern(cx, &["state_constraints", name, key], s)?;
-                    let policy = &mut b.state_mut(id).policy;
-                    if deny {
-                        policy.deny.push(p)
-                    } else {
-                        policy.allow.push(p)
-                    }
-                }
-            }
-        }
-        if let Some(d) = o.get("description").and_then(Value::as_str) {
-            b.state_mut(id).notes.push(d.to_string());
-        }
-        if let Some(e) = o.get("enforcement") {
-            b.state_mut(id).enforcement = Some(match e.as_str() {
-                Some("enforce") => Enforcement::Enforce,
-                Some("advise") => Enforcement::Advise,
-                Some("observe") => Enforcement::Observe,
-                _ => {
-                    return Err(cx.err(
-                        &["state_constraints", name, "enforcement"],
-                        "`enforcement` must be enforce, advise or observe",
-                    ));
-                }
-            });
-        }
-        // Without `when` the constraint never applies (seed 000's sketch says only what it
-        // allows): it stays `off`.
-        let Some(w) = o.get("when") else {
-            continue;
-        };
-        let when = parse_guard(w, b, &|n: &str| places.get(n)).map_err(|e| {
-            let mut at = vec!["state_constraints", name.as_str(), "when"];
-            at.extend(e.path.iter().map(String::as_str));
-            cx.err(&at, format!("`when` of `{name}`: {}", e.message))
-        })?;
-        // What a refusal says: when this constraint applies, so what lifts it.
-        b.state_mut(id).policy.recovery = Some(lift_text(name, w, places));
-        // Lints of the guards built from `when` point at it.
-        let (line, col) = find_path(
-            cx.text,
-            &["\"state_constraints\"", &format!("\"{name}\""), "\"when\""],
-        );
-        let at = Some(Span::at(line, col));
-        for (source, target, guard) in [
-            (off, id, when.clone()),
-            (
-                id,
-                off,
-                Guard::Not {
-                    guard: Box::new(when),
-                },
-            ),
-        ] {
-            b.add_transition(Transition {
-                source,
-                targets: vec![target],
-                trigger: Trigger::Always,
-                guard: Some(guard),
-                actions: Vec::new(),
-                label: None,
-                span: at,
-            });
-        }
+    }
+    Ok(())
+}
+
+fn enforcement(cx: &Ctx, name: &str, e: &Value) -> Result<Enforcement, LoadError> {
+    match e.as_str() {
+        Some("enforce") => Ok(Enforcement::Enforce),
+        Some("advise") => Ok(Enforcement::Advise),
+        Some("observe") => Ok(Enforcement::Observe),
+        _ => Err(cx.err(
+            &["state_constraints", name, "enforcement"],
+            "`enforcement` must be enforce, advise or observe",
+        )),
+    }
+}
+
+/// `off` → `on` when `when` holds, back when it no longer does; the refusal's recovery says
+/// what lifts the constraint.
+fn switch_on_when(
+    cx: &Ctx,
+    b: &mut ChartBuilder,
+    name: &str,
+    w: &Value,
+    (off, on): (StateId, StateId),
+    places: &Places,
+) -> Result<(), LoadError> {
+    let when = parse_guard(w, b, &|n: &str| places.get(n)).map_err(|e| {
+        let mut at = vec!["state_constraints", name, "when"];
+        at.extend(e.path.iter().map(String::as_str));
+        cx.err(&at, format!("`when` of `{name}`: {}", e.message))
+    })?;
+    // What a refusal says: when this constraint applies, so what lifts it.
+    b.state_mut(on).policy.recovery = Some(lift_text(name, w, places));
+    // Lints of the guards built from `when` point at it.
+    let (line, col) = find_path(
+        cx.text,
+        &["\"state_constraints\"", &format!("\"{name}\""), "\"when\""],
+    );
+    let at = Some(Span::at(line, col));
+    let unless = Guard::Not {
+        guard: Box::new(when.clone()),
+    };
+    for (source, target, guard) in [(off, on, when), (on, off, unless)] {
+        b.add_transition(Transition {
+            source,
+            targets: vec![target],
+            trigger: Trigger::Always,
+            guard: Some(guard),
+            actions: Vec::new(),
+            label: None,
+            span: at,
+        });
     }
     Ok(())
 }

@@ -32,69 +32,19 @@ pub(super) fn layers(
     let Some(v) = obj.get("progress_layers") else {
         return Ok(());
     };
-    let mut bands: Vec<Band> = Vec::new();
     let layer_map = as_object(cx, v, "progress_layers")?;
     let spans = key_spans(cx.text, "\"progress_layers\"", layer_map.keys(), true);
+    let mut bands: Vec<Band> = Vec::new();
     for (name, spec) in layer_map {
-        let (range, steps) = match spec {
-            Value::Array(_) => (spec, None),
-            Value::Object(o) => (
-                o.get("range").ok_or_else(|| {
-                    cx.err(
-                        &["progress_layers", name],
-                        format!("layer `{name}` needs `range: [lo, hi]`"),
-                    )
-                })?,
-                o.get("steps"),
-            ),
-            _ => {
-                return Err(cx.err(
-                    &["progress_layers", name],
-                    format!("layer `{name}` must be [lo, hi] or {{ range, steps }}"),
-                ));
-            }
-        };
-        let nums: Vec<f64> = range
-            .as_array()
-            .map(|a| a.iter().filter_map(Value::as_f64).collect())
-            .unwrap_or_default();
-        if nums.len() != 2 {
-            return Err(cx.err(
-                &["progress_layers", name],
-                format!("layer `{name}`: expected a range of two numbers [lo, hi]"),
-            ));
-        }
-        let mut states = Vec::new();
-        if let Some(steps) = steps {
-            let list = steps.as_array().ok_or_else(|| {
-                cx.err(
-                    &["progress_layers", name, "steps"],
-                    "`steps` must be an array of tool names",
-                )
-            })?;
-            for s in list {
-                let s = s.as_str().ok_or_else(|| {
-                    cx.err(
-                        &["progress_layers", name, "steps"],
-                        format!(
-                            "layer `{name}`: `steps` entries must be tool names (strings), not {s}"
-                        ),
-                    )
-                })?;
-                let id = tools.get(&canonical_tool_name(s)).ok_or_else(|| {
-                    cx.err(
-                        &["progress_layers", name, s],
-                        format!("layer `{name}` lists `{s}`, which is not in tool_transitions"),
-                    )
-                })?;
-                states.push(*id);
-            }
-        }
+        let (lo, hi, steps) = layer(cx, name, spec)?;
         bands.push(Band {
             name: name.clone(),
-            lo: nums[0],
-            hi: nums[1],
-            states,
+            lo,
+            hi,
+            states: match steps {
+                Some(steps) => listed_steps(cx, name, steps, tools)?,
+                None => Vec::new(),
+            },
             span: spans.get(name).copied(),
         });
     }
@@ -103,6 +53,75 @@ pub(super) fn layers(
         b.add_band(band);
     }
     Ok(())
+}
+
+/// A layer's range, and the steps it lists (if it does).
+fn layer<'v>(
+    cx: &Ctx,
+    name: &str,
+    spec: &'v Value,
+) -> Result<(f64, f64, Option<&'v Value>), LoadError> {
+    let (range, steps) = match spec {
+        Value::Array(_) => (spec, None),
+        Value::Object(o) => (
+            o.get("range").ok_or_else(|| {
+                cx.err(
+                    &["progress_layers", name],
+                    format!("layer `{name}` needs `range: [lo, hi]`"),
+                )
+            })?,
+            o.get("steps"),
+        ),
+        _ => {
+            return Err(cx.err(
+                &["progress_layers", name],
+                format!("layer `{name}` must be [lo, hi] or {{ range, steps }}"),
+            ));
+        }
+    };
+    let nums: Vec<f64> = range
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_f64).collect())
+        .unwrap_or_default();
+    match nums.as_slice() {
+        [lo, hi] => Ok((*lo, *hi, steps)),
+        _ => Err(cx.err(
+            &["progress_layers", name],
+            format!("layer `{name}`: expected a range of two numbers [lo, hi]"),
+        )),
+    }
+}
+
+/// A layer's `steps`: tools of `tool_transitions`.
+fn listed_steps(
+    cx: &Ctx,
+    name: &str,
+    steps: &Value,
+    tools: &BTreeMap<String, StateId>,
+) -> Result<Vec<StateId>, LoadError> {
+    let list = steps.as_array().ok_or_else(|| {
+        cx.err(
+            &["progress_layers", name, "steps"],
+            "`steps` must be an array of tool names",
+        )
+    })?;
+    let mut states = Vec::new();
+    for s in list {
+        let s = s.as_str().ok_or_else(|| {
+            cx.err(
+                &["progress_layers", name, "steps"],
+                format!("layer `{name}`: `steps` entries must be tool names (strings), not {s}"),
+            )
+        })?;
+        let id = tools.get(&canonical_tool_name(s)).ok_or_else(|| {
+            cx.err(
+                &["progress_layers", name, s],
+                format!("layer `{name}` lists `{s}`, which is not in tool_transitions"),
+            )
+        })?;
+        states.push(*id);
+    }
+    Ok(states)
 }
 
 /// Tools in path order: breadth-first from the railroad's start, then tools nothing reaches.

@@ -78,6 +78,26 @@ fn parse(file: &str, text: &str) -> Result<Value, LoadError> {
     }
 }
 
+/// The top-level keys a master sequence may have.
+const KNOWN: &[&str] = &[
+    "name",
+    "description",
+    "tool_transitions",
+    "state_constraints",
+    "state_readers",
+    "progress_layers",
+    "start",
+    "neutral_tools",
+    "enforcement",
+    "off_path",
+    "fail",
+    "deadlock",
+    "stop",
+    "aliases",
+    "version",
+    "$schema",
+];
+
 pub fn load(file: &str, text: &str) -> Result<Loaded, LoadError> {
     // Editors on Windows may start a UTF-8 file with a byte-order mark; JSON has no use for it.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -99,66 +119,19 @@ pub fn load(file: &str, text: &str) -> Result<Loaded, LoadError> {
             "expected a JSON object with `name` and `tool_transitions`",
         ));
     };
-    const KNOWN: &[&str] = &[
-        "name",
-        "description",
-        "tool_transitions",
-        "state_constraints",
-        "state_readers",
-        "progress_layers",
-        "start",
-        "neutral_tools",
-        "enforcement",
-        "off_path",
-        "fail",
-        "deadlock",
-        "stop",
-        "aliases",
-        "version",
-        "$schema",
-    ];
-    for k in obj.keys() {
-        if !KNOWN.contains(&k.as_str()) {
-            return Err(cx.err(
-                &[k],
-                format!("unknown key `{k}`: expected one of {}", KNOWN.join(", ")),
-            ));
-        }
+    if let Some(k) = obj.keys().find(|k| !KNOWN.contains(&k.as_str())) {
+        return Err(cx.err(
+            &[k],
+            format!("unknown key `{k}`: expected one of {}", KNOWN.join(", ")),
+        ));
     }
-    // A sketch without a name is named after its file.
-    let stem = std::path::Path::new(file)
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("sequence")
-        .to_string();
-    let name = match obj.get("name") {
-        Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
-        Some(_) => return Err(cx.err(&["name"], "`name` must be a non-empty string")),
-        None => stem,
-    };
+    let name = name(&cx, &obj)?;
     let constraints = obj
         .get("state_constraints")
         .map(|v| as_object(&cx, v, "state_constraints"))
         .transpose()?;
     let empty = Map::new();
-    let transitions = match obj.get("tool_transitions") {
-        Some(Value::Object(m)) if !m.is_empty() => m,
-        Some(_) => {
-            return Err(cx.err(
-                &["tool_transitions"],
-                "`tool_transitions` must be a non-empty object of tool → { next_allowed: [...] }",
-            ));
-        }
-        None if constraints.is_some() => &empty,
-        None => {
-            return Err(LoadError::at(
-                file,
-                1,
-                1,
-                "missing `tool_transitions`: expected an object of tool → { next_allowed: [...] }",
-            ));
-        }
-    };
+    let transitions = transitions(&cx, &obj, constraints.is_some())?.unwrap_or(&empty);
     let mut b = ChartBuilder::new(&name, Dialect::MasterJson, constraints.is_some());
     b.chart_mut().description = obj
         .get("description")
@@ -166,27 +139,11 @@ pub fn load(file: &str, text: &str) -> Result<Loaded, LoadError> {
         .unwrap_or("")
         .to_string();
     settings::settings(&cx, &obj, &mut b)?;
-
-    let has_railroad = !transitions.is_empty();
-    let railroad_parent = if constraints.is_some() && has_railroad {
-        let r = b
-            .add_state(
-                StateId::ROOT,
-                "railroad",
-                StateKind::Compound {
-                    initial: StateId::ROOT,
-                },
-            )
-            .map_err(|e| cx.err(&["tool_transitions"], e.to_string()))?;
-        b.state_mut(r).label = "railroad".into();
-        r
-    } else {
-        StateId::ROOT
-    };
-    let tools = if has_railroad {
-        railroad::railroad(&cx, transitions, &obj, &mut b, railroad_parent)?
-    } else {
+    let tools = if transitions.is_empty() {
         BTreeMap::new()
+    } else {
+        let parent = railroad_parent(&cx, &mut b, constraints.is_some())?;
+        railroad::railroad(&cx, transitions, &obj, &mut b, parent)?
     };
     readers::readers(&cx, &obj, &mut b)?;
     // Layers first: a constraint's `when` may name one (`{"in": "execution"}`).
@@ -212,6 +169,64 @@ pub fn load(file: &str, text: &str) -> Result<Loaded, LoadError> {
         source: file.to_string(),
         warnings,
     })
+}
+
+/// `name`, or for a sketch without one, the file's name.
+fn name(cx: &Ctx, obj: &Map<String, Value>) -> Result<String, LoadError> {
+    match obj.get("name") {
+        Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.clone()),
+        Some(_) => Err(cx.err(&["name"], "`name` must be a non-empty string")),
+        None => Ok(std::path::Path::new(cx.file)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("sequence")
+            .to_string()),
+    }
+}
+
+/// `tool_transitions`: required, unless the file only has constraints (seed 000's sketch).
+fn transitions<'o>(
+    cx: &Ctx,
+    obj: &'o Map<String, Value>,
+    has_constraints: bool,
+) -> Result<Option<&'o Map<String, Value>>, LoadError> {
+    match obj.get("tool_transitions") {
+        Some(Value::Object(m)) if !m.is_empty() => Ok(Some(m)),
+        Some(_) => Err(cx.err(
+            &["tool_transitions"],
+            "`tool_transitions` must be a non-empty object of tool → { next_allowed: [...] }",
+        )),
+        None if has_constraints => Ok(None),
+        None => Err(LoadError::at(
+            cx.file,
+            1,
+            1,
+            "missing `tool_transitions`: expected an object of tool → { next_allowed: [...] }",
+        )),
+    }
+}
+
+/// Where the railroad's states go: a region of its own beside the constraints' context, or
+/// the root when there are no constraints.
+fn railroad_parent(
+    cx: &Ctx,
+    b: &mut ChartBuilder,
+    has_constraints: bool,
+) -> Result<StateId, LoadError> {
+    if !has_constraints {
+        return Ok(StateId::ROOT);
+    }
+    let r = b
+        .add_state(
+            StateId::ROOT,
+            "railroad",
+            StateKind::Compound {
+                initial: StateId::ROOT,
+            },
+        )
+        .map_err(|e| cx.err(&["tool_transitions"], e.to_string()))?;
+    b.state_mut(r).label = "railroad".into();
+    Ok(r)
 }
 
 /// A tool pattern named at `path`: never empty (an empty name would match no call Claude Code

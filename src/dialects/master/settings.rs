@@ -6,7 +6,9 @@ use serde_json::{Map, Value};
 use super::{Ctx, as_object};
 use crate::dialects::locate::LoadError;
 use crate::engine::build::ChartBuilder;
-use crate::engine::ir::{DeadlockFallback, Enforcement, FailMode, OffPathPolicy};
+use crate::engine::ir::{
+    Deadlock, DeadlockFallback, Enforcement, FailMode, OffPathPolicy, Settings, StopGate,
+};
 use crate::engine::tool_name::server_name_problem;
 
 pub(super) fn settings(
@@ -14,7 +16,24 @@ pub(super) fn settings(
     obj: &Map<String, Value>,
     b: &mut ChartBuilder,
 ) -> Result<(), LoadError> {
-    let s = &mut b.chart_mut().settings;
+    modes(cx, obj, &mut b.chart_mut().settings)?;
+    if let Some(v) = obj.get("deadlock") {
+        deadlock(cx, v, &mut b.chart_mut().settings.deadlock)?;
+    }
+    if let Some(v) = obj.get("stop") {
+        stop(cx, v, &mut b.chart_mut().settings.stop)?;
+    }
+    if let Some(v) = obj.get("neutral_tools") {
+        neutral_tools(cx, v, b)?;
+    }
+    if let Some(v) = obj.get("aliases") {
+        aliases(cx, v, b)?;
+    }
+    Ok(())
+}
+
+/// `enforcement`, `off_path` and `fail`.
+fn modes(cx: &Ctx, obj: &Map<String, Value>, s: &mut Settings) -> Result<(), LoadError> {
     if let Some(v) = obj.get("enforcement") {
         s.enforcement = match v.as_str() {
             Some("enforce") => Enforcement::Enforce,
@@ -48,94 +67,105 @@ pub(super) fn settings(
             _ => return Err(cx.err(&["fail"], "`fail` must be \"open\" or \"closed\"")),
         };
     }
-    if let Some(v) = obj.get("deadlock") {
-        let d = as_object(cx, v, "deadlock")?;
-        known_keys(cx, "deadlock", d, &["limit", "fallback"])?;
-        if let Some(l) = d.get("limit") {
-            // 0 would never escalate: the breaker exists so a denied agent is not stuck forever.
-            s.deadlock.limit = l
-                .as_u64()
-                .filter(|n| (1..=1000).contains(n))
-                .ok_or_else(|| {
-                    cx.err(
-                        &["deadlock", "limit"],
-                        "`deadlock.limit` must be a whole number from 1 to 1000: the denials of one call before seed escalates",
-                    )
-                })? as u32;
-        }
-        if let Some(f) = d.get("fallback") {
-            s.deadlock.fallback = match f.as_str() {
-                Some("deny") => DeadlockFallback::Deny,
-                Some("ask") => DeadlockFallback::Ask,
-                Some("advise") => DeadlockFallback::Advise,
-                _ => {
-                    return Err(cx.err(
-                        &["deadlock", "fallback"],
-                        "`deadlock.fallback` must be \"deny\", \"ask\" or \"advise\"",
-                    ));
-                }
-            };
-        }
-    }
-    if let Some(v) = obj.get("stop") {
-        let d = as_object(cx, v, "stop")?;
-        known_keys(cx, "stop", d, &["block_until_final", "max_blocks"])?;
-        s.stop.max_blocks = 2;
-        if let Some(b) = d.get("block_until_final") {
-            s.stop.block_until_final = b.as_bool().ok_or_else(|| {
+    Ok(())
+}
+
+/// `deadlock`: how many denials of one call before seed escalates, and to what.
+fn deadlock(cx: &Ctx, v: &Value, dl: &mut Deadlock) -> Result<(), LoadError> {
+    let d = as_object(cx, v, "deadlock")?;
+    known_keys(cx, "deadlock", d, &["limit", "fallback"])?;
+    if let Some(l) = d.get("limit") {
+        // 0 would never escalate: the breaker exists so a denied agent is not stuck forever.
+        dl.limit = l
+            .as_u64()
+            .filter(|n| (1..=1000).contains(n))
+            .ok_or_else(|| {
                 cx.err(
-                    &["stop", "block_until_final"],
-                    "`stop.block_until_final` must be true or false",
+                    &["deadlock", "limit"],
+                    "`deadlock.limit` must be a whole number from 1 to 1000: the denials of one call before seed escalates",
                 )
-            })?;
-        }
-        if let Some(n) = d.get("max_blocks") {
-            s.stop.max_blocks = n
-                .as_u64()
-                .filter(|n| *n <= 100)
-                .ok_or_else(|| {
-                    cx.err(
-                        &["stop", "max_blocks"],
-                        "`stop.max_blocks` must be a whole number from 0 to 100: the Stop hooks seed blocks before it lets the agent stop",
-                    )
-                })? as u32;
-        }
+            })? as u32;
     }
-    if let Some(v) = obj.get("neutral_tools") {
-        let list = v.as_array().ok_or_else(|| {
+    if let Some(f) = d.get("fallback") {
+        dl.fallback = match f.as_str() {
+            Some("deny") => DeadlockFallback::Deny,
+            Some("ask") => DeadlockFallback::Ask,
+            Some("advise") => DeadlockFallback::Advise,
+            _ => {
+                return Err(cx.err(
+                    &["deadlock", "fallback"],
+                    "`deadlock.fallback` must be \"deny\", \"ask\" or \"advise\"",
+                ));
+            }
+        };
+    }
+    Ok(())
+}
+
+/// `stop`: whether Stop hooks are blocked until a final state, and how many times at most.
+fn stop(cx: &Ctx, v: &Value, stop: &mut StopGate) -> Result<(), LoadError> {
+    let d = as_object(cx, v, "stop")?;
+    known_keys(cx, "stop", d, &["block_until_final", "max_blocks"])?;
+    stop.max_blocks = 2;
+    if let Some(b) = d.get("block_until_final") {
+        stop.block_until_final = b.as_bool().ok_or_else(|| {
             cx.err(
-                &["neutral_tools"],
-                "`neutral_tools` must be an array of tool patterns",
+                &["stop", "block_until_final"],
+                "`stop.block_until_final` must be true or false",
             )
         })?;
-        for item in list {
-            let p = item.as_str().ok_or_else(|| {
-                cx.err(
-                    &["neutral_tools"],
-                    "`neutral_tools` entries must be strings",
-                )
-            })?;
-            let pat = super::tool_pattern(cx, &["neutral_tools"], p)?;
-            b.chart_mut().neutral.push(pat);
-        }
     }
-    if let Some(v) = obj.get("aliases") {
-        for (alias, actual) in as_object(cx, v, "aliases")? {
-            let actual = actual.as_str().ok_or_else(|| {
-                cx.err(&["aliases", alias], "alias values must be MCP server names")
-            })?;
-            for (name, what) in [(alias.as_str(), "alias"), (actual, "server")] {
-                if let Some(problem) = server_name_problem(name) {
-                    return Err(cx.err(
-                        &["aliases", alias],
-                        format!("`aliases`: {what} `{name}`: {problem}"),
-                    ));
-                }
+    if let Some(n) = d.get("max_blocks") {
+        stop.max_blocks = n
+            .as_u64()
+            .filter(|n| *n <= 100)
+            .ok_or_else(|| {
+                cx.err(
+                    &["stop", "max_blocks"],
+                    "`stop.max_blocks` must be a whole number from 0 to 100: the Stop hooks seed blocks before it lets the agent stop",
+                )
+            })? as u32;
+    }
+    Ok(())
+}
+
+fn neutral_tools(cx: &Ctx, v: &Value, b: &mut ChartBuilder) -> Result<(), LoadError> {
+    let list = v.as_array().ok_or_else(|| {
+        cx.err(
+            &["neutral_tools"],
+            "`neutral_tools` must be an array of tool patterns",
+        )
+    })?;
+    for item in list {
+        let p = item.as_str().ok_or_else(|| {
+            cx.err(
+                &["neutral_tools"],
+                "`neutral_tools` entries must be strings",
+            )
+        })?;
+        let pat = super::tool_pattern(cx, &["neutral_tools"], p)?;
+        b.chart_mut().neutral.push(pat);
+    }
+    Ok(())
+}
+
+/// `aliases`: names an MCP server goes by, each a real server name.
+fn aliases(cx: &Ctx, v: &Value, b: &mut ChartBuilder) -> Result<(), LoadError> {
+    for (alias, actual) in as_object(cx, v, "aliases")? {
+        let actual = actual
+            .as_str()
+            .ok_or_else(|| cx.err(&["aliases", alias], "alias values must be MCP server names"))?;
+        for (name, what) in [(alias.as_str(), "alias"), (actual, "server")] {
+            if let Some(problem) = server_name_problem(name) {
+                return Err(cx.err(
+                    &["aliases", alias],
+                    format!("`aliases`: {what} `{name}`: {problem}"),
+                ));
             }
-            b.chart_mut()
-                .aliases
-                .insert(alias.clone(), actual.to_string());
         }
+        b.chart_mut()
+            .aliases
+            .insert(alias.clone(), actual.to_string());
     }
     Ok(())
 }
