@@ -194,9 +194,7 @@ fn in_places(
     let ids = states(name).ok_or_else(|| {
         GuardError::at(
             "in",
-            format!(
-                "`in` names `{name}`, which is neither a tool of tool_transitions nor a layer"
-            ),
+            format!("`in` names `{name}`, which is neither a tool of tool_transitions nor a layer"),
         )
     })?;
     Ok(match ids.as_slice() {

@@ -172,7 +172,8 @@ fn read_step(cx: &Ctx, tool: &str, spec: &Value, read: &mut Read) -> Result<(), 
         }
     }
     if let Some(list) = spec.get("allowed_tools") {
-        read.also.insert(canon.clone(), allowed_tools(cx, tool, list)?);
+        read.also
+            .insert(canon.clone(), allowed_tools(cx, tool, list)?);
     }
     if let Some(d) = spec.get("description").and_then(Value::as_str) {
         read.descriptions.insert(canon.clone(), d.to_string());
@@ -251,7 +252,11 @@ fn weight(cx: &Ctx, tool: &str, w: &Value) -> Result<f64, LoadError> {
 /// their first mention (`order` is the order of first mentions, so one forward scan finds
 /// them all).
 fn step_spans(cx: &Ctx, transitions: &Map<String, Value>, read: &Read) -> BTreeMap<String, Span> {
-    let spelled: Vec<String> = read.order.iter().map(|c| read.spelling[c].clone()).collect();
+    let spelled: Vec<String> = read
+        .order
+        .iter()
+        .map(|c| read.spelling[c].clone())
+        .collect();
     let mut spans = key_spans(cx.text, "\"tool_transitions\"", transitions.keys(), true);
     for (tool, span) in key_spans(cx.text, "\"tool_transitions\"", spelled.iter(), false) {
         spans.entry(tool).or_insert(span);

@@ -10,7 +10,7 @@ use super::manifest::{BindToml, Cx, EdgeToml, PolicyToml};
 use super::stmt::clip;
 use crate::dialects::LoadError;
 use crate::engine::ir::{
-    Action, Fill, Guard, Policy, Span, StateId, StateKind, Transition, Trigger,
+    Action, Fill, Guard, Policy, Span, State, StateId, StateKind, Transition, Trigger,
 };
 use crate::engine::pattern::Pattern;
 
@@ -78,30 +78,7 @@ pub(super) fn policy(cx: &Cx, p: &Spanned<PolicyToml>, a: &mut Assembly) -> Resu
         Some(v) => states_of(cx, v, a)?,
         None => vec![StateId::ROOT],
     };
-    let when = match &pt.when {
-        Some(w) if w.get_ref().chars().count() > label::MAX_LABEL_CHARS => {
-            return Err(cx.at(
-                w.span(),
-                format!(
-                    "`when` is longer than {} characters",
-                    label::MAX_LABEL_CHARS
-                ),
-            ));
-        }
-        Some(w) => {
-            let e = guard_expr::parse(w.get_ref()).map_err(|e| {
-                cx.at(
-                    w.span(),
-                    format!("`when = \"{}\"`: {}", clip(w.get_ref()), e.message),
-                )
-            })?;
-            Some(
-                e.to_guard(&mut |n: &str| a.resolve(n, Some(0)))
-                    .map_err(|e| cx.at(w.span(), e))?,
-            )
-        }
-        None => None,
-    };
+    let when = policy_when(cx, pt, a)?;
     let gate = match &pt.gate {
         Some(g) if g.get_ref().trim().is_empty() || g.get_ref().chars().any(char::is_control) => {
             return Err(cx.at(g.span(), "`gate` must be a name"));
@@ -118,6 +95,7 @@ pub(super) fn policy(cx: &Cx, p: &Spanned<PolicyToml>, a: &mut Assembly) -> Resu
         return Err(cx.at(at.span(), "`progress` fills a state: name it with `state`"));
     }
     let (line, col) = cx.pos(p.span());
+    let span = Some(Span::at(line, col));
     for id in states {
         if let (Some(f), Some(at)) = (&fill, &pt.progress) {
             if !matches!(a.b.chart().state(id).kind, StateKind::Atomic) {
@@ -140,20 +118,50 @@ pub(super) fn policy(cx: &Cx, p: &Spanned<PolicyToml>, a: &mut Assembly) -> Resu
                 when: when.clone(),
                 gate: gate.clone(),
                 enforcement: pt.enforcement,
-                span: Some(Span::at(line, col)),
+                span,
             });
-            continue;
-        }
-        st.policy.allow.extend(allow.iter().cloned());
-        st.policy.deny.extend(deny.iter().cloned());
-        if let Some(r) = &pt.recovery {
-            st.policy.recovery = Some(r.clone());
-        }
-        if let Some(e) = pt.enforcement {
-            st.enforcement = Some(e);
+        } else {
+            merge(st, pt, &allow, &deny);
         }
     }
     Ok(())
+}
+
+/// A policy's `when`: a guard of the label language.
+fn policy_when(cx: &Cx, pt: &PolicyToml, a: &Assembly) -> Result<Option<Guard>, LoadError> {
+    let Some(w) = &pt.when else {
+        return Ok(None);
+    };
+    if w.get_ref().chars().count() > label::MAX_LABEL_CHARS {
+        return Err(cx.at(
+            w.span(),
+            format!(
+                "`when` is longer than {} characters",
+                label::MAX_LABEL_CHARS
+            ),
+        ));
+    }
+    let e = guard_expr::parse(w.get_ref()).map_err(|e| {
+        cx.at(
+            w.span(),
+            format!("`when = \"{}\"`: {}", clip(w.get_ref()), e.message),
+        )
+    })?;
+    e.to_guard(&mut |n: &str| a.resolve(n, Some(0)))
+        .map(Some)
+        .map_err(|e| cx.at(w.span(), e))
+}
+
+/// A policy without `when` or `gate` merges into its state's own.
+fn merge(st: &mut State, pt: &PolicyToml, allow: &[Pattern], deny: &[Pattern]) {
+    st.policy.allow.extend(allow.iter().cloned());
+    st.policy.deny.extend(deny.iter().cloned());
+    if let Some(r) = &pt.recovery {
+        st.policy.recovery = Some(r.clone());
+    }
+    if let Some(e) = pt.enforcement {
+        st.enforcement = Some(e);
+    }
 }
 
 /// `[[edge]]`: give a diagram edge (usually one labelled in prose) a mini-language label.

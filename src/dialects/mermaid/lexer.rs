@@ -28,90 +28,108 @@ pub struct Lexed<'a> {
 pub fn lex(text: &str) -> Result<Lexed<'_>, LexError> {
     // Editors on Windows may start a UTF-8 file with a byte-order mark: it is no statement.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut state = Blocks::default();
     let mut lines = Vec::new();
-    let mut title = None;
-    let mut front: Option<Pos> = None;
-    let mut directive: Option<Pos> = None;
-    let mut seen_content = false;
     for (i, raw) in text.split('\n').enumerate() {
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
         let no = i as u32 + 1;
-        if let Some((col, c)) = raw
-            .chars()
-            .enumerate()
-            .find(|(_, c)| c.is_control() && !matches!(c, '\t' | '\r'))
-        {
-            // A NUL or escape in an id would reach state keys, messages and the terminal.
-            return Err(LexError {
-                pos: Pos {
-                    line: no,
-                    col: col as u32 + 1,
-                },
-                message: format!(
-                    "control character U+{:04X} in the diagram: only tab, CR and LF are allowed",
-                    c as u32
-                ),
-            });
-        }
+        no_control_characters(raw, no)?;
         let indent = raw.chars().take_while(|c| c.is_whitespace()).count() as u32;
         let pos = Pos {
             line: no,
             col: indent + 1,
         };
-        let t = raw.trim();
-        if let Some(start) = front {
-            if t == "---" {
-                front = None;
-            } else if let Some(v) = t.strip_prefix("title:") {
-                title = Some(unquote(v.trim()).to_string());
-            }
-            let _ = start;
-            continue;
+        if let Some(body) = state.statement(raw.trim(), pos) {
+            lines.push(Line { pos, text: body });
         }
-        if directive.is_some() {
-            if t.contains("}%%") {
-                directive = None;
-            }
-            continue;
-        }
-        if t.is_empty() {
-            continue;
-        }
-        if !seen_content && t == "---" {
-            front = Some(pos);
-            seen_content = true;
-            continue;
-        }
-        seen_content = true;
-        if t.starts_with("%%{") {
-            if !t.contains("}%%") {
-                directive = Some(pos);
-            }
-            continue;
-        }
-        if t.starts_with("%%") || t.starts_with('#') || t.starts_with("```") {
-            continue;
-        }
-        let body = strip_comment(t);
-        if body.is_empty() {
-            continue;
-        }
-        lines.push(Line { pos, text: body });
     }
-    if let Some(pos) = front {
+    if let Some(pos) = state.front {
         return Err(LexError {
             pos,
             message: "front matter opened with `---` is never closed: expected a second `---`"
                 .into(),
         });
     }
-    if let Some(pos) = directive {
+    if let Some(pos) = state.directive {
         return Err(LexError {
             pos,
             message: "`%%{` directive is never closed: expected `}%%`".into(),
         });
     }
-    Ok(Lexed { title, lines })
+    Ok(Lexed {
+        title: state.title,
+        lines,
+    })
+}
+
+/// A NUL or escape in an id would reach state keys, messages and the terminal.
+fn no_control_characters(raw: &str, line: u32) -> Result<(), LexError> {
+    let Some((col, c)) = raw
+        .chars()
+        .enumerate()
+        .find(|(_, c)| c.is_control() && !matches!(c, '\t' | '\r'))
+    else {
+        return Ok(());
+    };
+    Err(LexError {
+        pos: Pos {
+            line,
+            col: col as u32 + 1,
+        },
+        message: format!(
+            "control character U+{:04X} in the diagram: only tab, CR and LF are allowed",
+            c as u32
+        ),
+    })
+}
+
+/// The blocks that are no statements: front matter (`---` … `---`, its `title:` kept) and
+/// `%%{ … }%%` directives, open where they started.
+#[derive(Default)]
+struct Blocks {
+    title: Option<String>,
+    front: Option<Pos>,
+    directive: Option<Pos>,
+    seen_content: bool,
+}
+
+impl Blocks {
+    /// The statement a trimmed line holds, if any (comments, blank lines and blocks hold none).
+    fn statement<'t>(&mut self, t: &'t str, pos: Pos) -> Option<&'t str> {
+        if self.front.is_some() {
+            if t == "---" {
+                self.front = None;
+            } else if let Some(v) = t.strip_prefix("title:") {
+                self.title = Some(unquote(v.trim()).to_string());
+            }
+            return None;
+        }
+        if self.directive.is_some() {
+            if t.contains("}%%") {
+                self.directive = None;
+            }
+            return None;
+        }
+        if t.is_empty() {
+            return None;
+        }
+        if !self.seen_content && t == "---" {
+            self.front = Some(pos);
+            self.seen_content = true;
+            return None;
+        }
+        self.seen_content = true;
+        if t.starts_with("%%{") {
+            if !t.contains("}%%") {
+                self.directive = Some(pos);
+            }
+            return None;
+        }
+        if t.starts_with("%%") || t.starts_with('#') || t.starts_with("```") {
+            return None;
+        }
+        Some(strip_comment(t)).filter(|body| !body.is_empty())
+    }
 }
 
 /// Remove a trailing `%%` comment that is outside double quotes.

@@ -261,40 +261,47 @@ fn settings(cx: &Cx, m: &Manifest, a: &mut Assembly) -> Result<(), LoadError> {
             .insert(format!("flags.{k}"), serde_json::Value::Bool(*v));
     }
     for (name, r) in &m.readers {
-        let rt = r.get_ref();
-        check_path_vars(rt.path.get_ref())
-            .map_err(|e| cx.at(rt.path.span(), format!("reader `{name}`: {e}")))?;
-        let path = rt.path.get_ref().clone();
-        let kind = match rt.kind.as_str() {
-            "json" => match &rt.op {
-                None => ReaderKind::Json {
-                    path: path.clone(),
-                    pointer: rt.pointer.clone(),
-                },
-                Some(op) => ReaderKind::JsonList {
-                    path: path.clone(),
-                    pointer: rt.pointer.clone(),
-                    op: list_op(op, rt)
-                        .map_err(|e| cx.at(r.span(), format!("reader `{name}`: {e}")))?,
-                },
-            },
-            "file_exists" | "exists" => ReaderKind::FileExists { path: path.clone() },
-            "count" => ReaderKind::Count { path: path.clone() },
-            "age" => ReaderKind::Age { path: path.clone() },
-            k => {
-                return Err(cx.at(
-                    r.span(),
-                    format!("reader `{name}`: unknown kind `{k}`: expected json, file_exists, count or age"),
-                ));
-            }
-        };
-        chart.readers.push(ReaderDecl {
-            name: name.clone(),
-            kind,
-            description: rt.description.clone(),
-        });
+        chart.readers.push(reader(cx, name, r)?);
     }
     Ok(())
+}
+
+/// A `[readers.NAME]` table: what the host reads, where.
+fn reader(cx: &Cx, name: &str, r: &Spanned<ReaderToml>) -> Result<ReaderDecl, LoadError> {
+    let rt = r.get_ref();
+    check_path_vars(rt.path.get_ref())
+        .map_err(|e| cx.at(rt.path.span(), format!("reader `{name}`: {e}")))?;
+    let path = rt.path.get_ref().clone();
+    let kind = match rt.kind.as_str() {
+        "json" => match &rt.op {
+            None => ReaderKind::Json {
+                path,
+                pointer: rt.pointer.clone(),
+            },
+            Some(op) => ReaderKind::JsonList {
+                path,
+                pointer: rt.pointer.clone(),
+                op: list_op(op, rt)
+                    .map_err(|e| cx.at(r.span(), format!("reader `{name}`: {e}")))?,
+            },
+        },
+        "file_exists" | "exists" => ReaderKind::FileExists { path },
+        "count" => ReaderKind::Count { path },
+        "age" => ReaderKind::Age { path },
+        k => {
+            return Err(cx.at(
+                r.span(),
+                format!(
+                    "reader `{name}`: unknown kind `{k}`: expected json, file_exists, count or age"
+                ),
+            ));
+        }
+    };
+    Ok(ReaderDecl {
+        name: name.to_string(),
+        kind,
+        description: rt.description.clone(),
+    })
 }
 
 fn check_path_vars(path: &str) -> Result<(), String> {

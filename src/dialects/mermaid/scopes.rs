@@ -105,38 +105,7 @@ impl Assembly {
             }
         }
         for (scope, starts) in by_scope {
-            let mut targets = Vec::new();
-            for (_, id, _, pos) in &starts {
-                let t = match self.diagrams[di].ids.get(&id.name).copied() {
-                    Some(Node::State(t)) => t,
-                    // Into a fork: its targets, in the regions of a composite of this scope.
-                    Some(fork @ Node::Fork(_)) => {
-                        targets.push(fork);
-                        continue;
-                    }
-                    _ => {
-                        return Err(self.error(
-                            di,
-                            *pos,
-                            format!("`[*] --> {}` must enter a state or a fork", id.name),
-                        ));
-                    }
-                };
-                if self.b.state(t).parent != Some(scope) {
-                    return Err(self.error(
-                        di,
-                        id.pos,
-                        format!(
-                            "`[*] --> {}` in `{}`: `{}` belongs to `{}`, not to this scope",
-                            id.name,
-                            self.key(scope),
-                            id.name,
-                            self.key(self.b.state(t).parent.unwrap_or(StateId::ROOT))
-                        ),
-                    ));
-                }
-                targets.push(Node::State(t));
-            }
+            let targets = self.start_targets(di, scope, &starts)?;
             let guarded = |l: &Option<Text>| {
                 l.as_ref()
                     .and_then(|t| label::parse(&t.text).ok())
@@ -180,6 +149,48 @@ impl Assembly {
             }
         }
         Ok(())
+    }
+
+    /// What each `[*] -->` of one scope enters: a state of that scope, or a fork.
+    fn start_targets(
+        &self,
+        di: usize,
+        scope: StateId,
+        starts: &[&Start],
+    ) -> Result<Vec<Node>, LoadError> {
+        let mut targets = Vec::new();
+        for (_, id, _, pos) in starts {
+            let t = match self.diagrams[di].ids.get(&id.name).copied() {
+                Some(Node::State(t)) => t,
+                // Into a fork: its targets, in the regions of a composite of this scope.
+                Some(fork @ Node::Fork(_)) => {
+                    targets.push(fork);
+                    continue;
+                }
+                _ => {
+                    return Err(self.error(
+                        di,
+                        *pos,
+                        format!("`[*] --> {}` must enter a state or a fork", id.name),
+                    ));
+                }
+            };
+            if self.b.state(t).parent != Some(scope) {
+                return Err(self.error(
+                    di,
+                    id.pos,
+                    format!(
+                        "`[*] --> {}` in `{}`: `{}` belongs to `{}`, not to this scope",
+                        id.name,
+                        self.key(scope),
+                        id.name,
+                        self.key(self.b.state(t).parent.unwrap_or(StateId::ROOT))
+                    ),
+                ));
+            }
+            targets.push(Node::State(t));
+        }
+        Ok(targets)
     }
 
     /// Finals for `X --> [*]`, and implicit ends for states with no way out.

@@ -234,31 +234,7 @@ pub(super) enum StateLine {
 
 pub(super) fn parse_state(line: &Line) -> Result<StateLine, ParseError> {
     let t = line.text;
-    let mut rest = t[5..].trim_start();
-    let mut label = None;
-    if let Some(q) = rest.strip_prefix('"') {
-        let Some(close) = q.find('"') else {
-            return fail(
-                at(line, char_off(t, offset_of(line, rest))),
-                "unterminated string: expected a closing `\"`",
-            );
-        };
-        label = Some(Text {
-            text: q[..close].to_string(),
-            pos: at(line, char_off(t, offset_of(line, q))),
-        });
-        let after = q[close + 1..].trim_start();
-        let Some(after_as) = after
-            .strip_prefix("as")
-            .filter(|a| a.starts_with(char::is_whitespace))
-        else {
-            return fail(
-                at(line, char_off(t, offset_of(line, after))),
-                "expected `as <id>` after the quoted label",
-            );
-        };
-        rest = after_as.trim_start();
-    }
+    let (label, rest) = quoted_label(line, t[5..].trim_start())?;
     let id_len = id_end(rest);
     let id_text = &rest[..id_len];
     if id_text.is_empty() {
@@ -268,23 +244,7 @@ pub(super) fn parse_state(line: &Line) -> Result<StateLine, ParseError> {
         );
     }
     let id = ident(line, id_text, offset_of(line, id_text))?;
-    let mut tail = rest[id_len..].trim_start();
-    let mut stereo = None;
-    for (open, close) in [("<<", ">>"), ("[[", "]]")] {
-        if let Some(s) = tail.strip_prefix(open) {
-            let Some(c) = s.find(close) else {
-                return fail(
-                    at(line, char_off(t, offset_of(line, tail))),
-                    format!("expected `{close}` to close `{open}`"),
-                );
-            };
-            stereo = Some((
-                Stereo::parse(&s[..c]),
-                at(line, char_off(t, offset_of(line, tail))),
-            ));
-            tail = s[c + 2..].trim_start();
-        }
-    }
+    let (stereo, tail) = stereotype(line, rest[id_len..].trim_start())?;
     if let Some(d) = tail.strip_prefix(':') {
         let text = d.trim();
         return Ok(StateLine::Stmt(Stmt {
@@ -325,6 +285,63 @@ pub(super) fn parse_state(line: &Line) -> Result<StateLine, ParseError> {
             body: None,
         },
     }))
+}
+
+/// `"Label" as ` before the id, if written; the rest of the line after it.
+fn quoted_label<'t>(line: &Line, rest: &'t str) -> Result<(Option<Text>, &'t str), ParseError> {
+    let t = line.text;
+    let Some(q) = rest.strip_prefix('"') else {
+        return Ok((None, rest));
+    };
+    let Some(close) = q.find('"') else {
+        return fail(
+            at(line, char_off(t, offset_of(line, rest))),
+            "unterminated string: expected a closing `\"`",
+        );
+    };
+    let label = Text {
+        text: q[..close].to_string(),
+        pos: at(line, char_off(t, offset_of(line, q))),
+    };
+    let after = q[close + 1..].trim_start();
+    let Some(after_as) = after
+        .strip_prefix("as")
+        .filter(|a| a.starts_with(char::is_whitespace))
+    else {
+        return fail(
+            at(line, char_off(t, offset_of(line, after))),
+            "expected `as <id>` after the quoted label",
+        );
+    };
+    Ok((Some(label), after_as.trim_start()))
+}
+
+/// A stereotype and where it is written.
+type Stereotype = (Stereo, Pos);
+
+/// `<<choice>>` or `[[fork]]` after the id, if written; the rest of the line after it.
+fn stereotype<'t>(
+    line: &Line,
+    mut tail: &'t str,
+) -> Result<(Option<Stereotype>, &'t str), ParseError> {
+    let t = line.text;
+    let mut stereo = None;
+    for (open, close) in [("<<", ">>"), ("[[", "]]")] {
+        if let Some(s) = tail.strip_prefix(open) {
+            let Some(c) = s.find(close) else {
+                return fail(
+                    at(line, char_off(t, offset_of(line, tail))),
+                    format!("expected `{close}` to close `{open}`"),
+                );
+            };
+            stereo = Some((
+                Stereo::parse(&s[..c]),
+                at(line, char_off(t, offset_of(line, tail))),
+            ));
+            tail = s[c + 2..].trim_start();
+        }
+    }
+    Ok((stereo, tail))
 }
 
 pub(super) enum NoteStart {

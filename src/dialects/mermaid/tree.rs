@@ -196,42 +196,7 @@ impl Assembly {
     ) -> Result<Node, LoadError> {
         if let Some(node) = self.diagrams[di].ids.get(&id.name).copied() {
             if let Some((st, pos)) = stereo {
-                match (st, node) {
-                    (Stereo::Choice, Node::State(s))
-                        if !matches!(self.b.state(s).kind, StateKind::Choice) =>
-                    {
-                        if !self.b.state(s).children.is_empty() {
-                            return Err(self.error(
-                                di,
-                                *pos,
-                                format!("`{}` has states inside: it cannot be a choice", id.name),
-                            ));
-                        }
-                        self.b.set_kind(s, StateKind::Choice);
-                        self.b.state_mut(s).weight = 0.0;
-                        self.warn(
-                            di,
-                            "choice-upgraded",
-                            format!(
-                                "`{}` is used before it is declared `<<choice>>`: it is a choice here (Mermaid would draw a plain state)",
-                                id.name
-                            ),
-                            *pos,
-                        );
-                    }
-                    (Stereo::Fork | Stereo::Join, Node::State(_)) => {
-                        return Err(self.error(
-                            di,
-                            *pos,
-                            format!(
-                                "`{}` is used before it is declared a fork/join: declare it first",
-                                id.name
-                            ),
-                        ));
-                    }
-                    (Stereo::Unknown(n), _) => self.unknown_stereo(di, n, *pos),
-                    _ => {}
-                }
+                self.restereo(di, id, node, st, *pos)?;
             }
             return Ok(node);
         }
@@ -271,6 +236,55 @@ impl Assembly {
         d.ids.insert(id.name.clone(), node);
         d.order.push(id.name.clone());
         Ok(node)
+    }
+
+    /// A stereotype on a later mention of a node: `<<choice>>` makes a plain state a choice
+    /// (with a warning); a fork or join must be declared before its first use.
+    fn restereo(
+        &mut self,
+        di: usize,
+        id: &Ident,
+        node: Node,
+        st: &Stereo,
+        pos: Pos,
+    ) -> Result<(), LoadError> {
+        match (st, node) {
+            (Stereo::Choice, Node::State(s))
+                if !matches!(self.b.state(s).kind, StateKind::Choice) =>
+            {
+                if !self.b.state(s).children.is_empty() {
+                    return Err(self.error(
+                        di,
+                        pos,
+                        format!("`{}` has states inside: it cannot be a choice", id.name),
+                    ));
+                }
+                self.b.set_kind(s, StateKind::Choice);
+                self.b.state_mut(s).weight = 0.0;
+                self.warn(
+                    di,
+                    "choice-upgraded",
+                    format!(
+                        "`{}` is used before it is declared `<<choice>>`: it is a choice here (Mermaid would draw a plain state)",
+                        id.name
+                    ),
+                    pos,
+                );
+            }
+            (Stereo::Fork | Stereo::Join, Node::State(_)) => {
+                return Err(self.error(
+                    di,
+                    pos,
+                    format!(
+                        "`{}` is used before it is declared a fork/join: declare it first",
+                        id.name
+                    ),
+                ));
+            }
+            (Stereo::Unknown(n), _) => self.unknown_stereo(di, n, pos),
+            _ => {}
+        }
+        Ok(())
     }
 
     /// Refuse a new state beyond the size and depth limits.

@@ -97,12 +97,41 @@ pub fn compile(file: &str, text: &str, wf: Workflow) -> Result<Loaded, LoadError
         chains: HashMap::new(),
         steps: HashMap::new(),
     };
+    let name = name_and_size(&cx, &wf)?;
+    let mut b = ChartBuilder::new(&name, Dialect::WorkflowYaml, false);
+    b.chart_mut().description = wf.description.clone().unwrap_or_default();
+    settings(&cx, &wf, &mut b)?;
+    initial_state(&mut cx, &wf, &mut b)?;
+    collect_flags(&wf, &mut cx.flags);
+    declare::declare(&mut cx, &wf, &mut b)?;
+    let start_id = start_node(&cx, &wf)?;
+    let own_skill = skill::own(&cx, &wf, &name)?;
+    let first = declare::entry_gate(&mut cx, &wf, &mut b, start_id, &own_skill)?;
+    b.set_initial(StateId::ROOT, first);
+    for (key, node) in &wf.nodes.0 {
+        nodes::compile(&mut cx, &mut b, key, node)?;
+    }
+    skill::wire(&cx, &wf, &mut b, &own_skill, first)?;
+    let chart = b
+        .finish()
+        .map_err(|e| LoadError::at(file, 1, 1, e.to_string()))?;
+    let mut warnings = cx.warnings;
+    warnings.extend(lints::check(&chart, text));
+    Ok(Loaded {
+        chart,
+        source: file.to_string(),
+        warnings,
+    })
+}
+
+/// The workflow's name, once its size and its nodes are known to be fit to compile.
+fn name_and_size(cx: &Cx, wf: &Workflow) -> Result<String, LoadError> {
     let name = match &wf.name {
         Some(n) if !n.value.trim().is_empty() => n.value.trim().to_string(),
         Some(n) => return Err(cx.err(span_of(n), "`name` must be a non-empty string")),
         None => {
             return Err(LoadError::at(
-                file,
+                cx.file,
                 1,
                 1,
                 "missing `name`: expected the workflow's name",
@@ -124,28 +153,24 @@ pub fn compile(file: &str, text: &str, wf: Workflow) -> Result<Loaded, LoadError
     }
     if wf.nodes.0.is_empty() {
         return Err(LoadError::at(
-            file,
+            cx.file,
             1,
             1,
             "no `nodes`: expected at least one node (action, conditional, user_prompt, validation_gate or reference)",
         ));
     }
-    let mut b = ChartBuilder::new(&name, Dialect::WorkflowYaml, false);
-    b.chart_mut().description = wf.description.clone().unwrap_or_default();
-    settings(&cx, &wf, &mut b)?;
-    initial_state(&mut cx, &wf, &mut b)?;
-    collect_flags(&wf, &mut cx.flags);
-    declare::declare(&mut cx, &wf, &mut b)?;
-    let start = match &wf.start_node {
-        Some(s) => s,
-        None => {
-            return Err(LoadError::at(
-                file,
-                1,
-                1,
-                "missing `start_node`: expected the name of the first node",
-            ));
-        }
+    Ok(name)
+}
+
+/// `start_node`: a node (not an ending) of the workflow.
+fn start_node(cx: &Cx, wf: &Workflow) -> Result<StateId, LoadError> {
+    let Some(start) = &wf.start_node else {
+        return Err(LoadError::at(
+            cx.file,
+            1,
+            1,
+            "missing `start_node`: expected the name of the first node",
+        ));
     };
     let start_id = cx.target(start)?;
     if wf.endings.get(&start.value).is_some() {
@@ -154,23 +179,7 @@ pub fn compile(file: &str, text: &str, wf: Workflow) -> Result<Loaded, LoadError
             "`start_node` names an ending: expected a node",
         ));
     }
-    let own_skill = skill::own(&cx, &wf, &name)?;
-    let first = declare::entry_gate(&mut cx, &wf, &mut b, start_id, &own_skill)?;
-    b.set_initial(StateId::ROOT, first);
-    for (key, node) in &wf.nodes.0 {
-        nodes::compile(&mut cx, &mut b, key, node)?;
-    }
-    skill::wire(&cx, &wf, &mut b, &own_skill, first)?;
-    let chart = b
-        .finish()
-        .map_err(|e| LoadError::at(file, 1, 1, e.to_string()))?;
-    let mut warnings = cx.warnings;
-    warnings.extend(lints::check(&chart, text));
-    Ok(Loaded {
-        chart,
-        source: file.to_string(),
-        warnings,
-    })
+    Ok(start_id)
 }
 
 fn settings(cx: &Cx, wf: &Workflow, b: &mut ChartBuilder) -> Result<(), LoadError> {
