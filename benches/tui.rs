@@ -84,6 +84,7 @@ fn new_model() -> Model {
     let info = SessionInfo {
         id: SESSION.into(),
         source: String::new(),
+        ..Default::default()
     };
     Model::new(info, vec![seq], "default")
 }

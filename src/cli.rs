@@ -76,7 +76,8 @@ pub struct StatusArgs {
     /// A file of event records (JSON lines, the records `seed hook` appends) to fold.
     #[arg(long, value_name = "FILE", conflicts_with = "session")]
     pub events: Option<PathBuf>,
-    /// A session in the state directory (default: the calling Claude Code session, else the most recent one).
+    /// A session in the state directory (default: the calling Claude Code session, else the
+    /// newest session of this directory's project).
     #[arg(long, value_name = "ID")]
     pub session: Option<String>,
     /// Print JSON.

@@ -52,6 +52,14 @@ impl DemoDirs {
     }
 }
 
+/// The directory the demo session ran in (its first payload's `cwd`).
+pub fn project() -> Option<String> {
+    steps()
+        .ok()?
+        .into_iter()
+        .find_map(|s| s.payload?.get("cwd")?.as_str().map(String::from))
+}
+
 fn steps() -> Result<Vec<Step>, String> {
     SCRIPT
         .lines()
@@ -220,12 +228,17 @@ pub fn render_doc_image(img: &DocImage) -> Result<Vec<u8>, String> {
         crate::engine::Machine::new(chart.chart),
         true,
     )];
+    let records = bundled();
     let info = crate::tui::SessionInfo {
         id: SESSION_ID.into(),
         source: "demo".into(),
+        project: project(),
+        started: records
+            .first()
+            .and_then(|r| crate::tui::model::parse_ts(&r.ts)),
     };
     let theme = crate::tui::Theme::load(img.theme, None).map_err(|e| e.to_string())?;
-    let model = crate::replay::frame::replay_at(info, seqs, bundled(), &theme.name, img.at);
+    let model = crate::replay::frame::replay_at(info, seqs, records, &theme.name, img.at);
     let buf = crate::replay::frame::draw(&model, &theme, img.width, img.height);
     crate::export::render(&buf, &theme, img.format).map_err(|e| e.to_string())
 }

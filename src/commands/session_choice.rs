@@ -30,6 +30,8 @@ pub enum Pick {
         id: String,
         project: Option<PathBuf>,
     },
+    /// The most recently written session of the project at this directory (or around it).
+    Project(PathBuf),
     /// The most recently written session.
     Latest,
 }
@@ -40,12 +42,10 @@ impl Pick {
         if let Some(n) = named {
             return Pick::Named(n.to_string());
         }
-        match calling_session() {
-            Some(id) => Pick::Calling {
-                id,
-                project: project_dir(),
-            },
-            None => Pick::Latest,
+        match (calling_session(), project_dir()) {
+            (Some(id), project) => Pick::Calling { id, project },
+            (None, Some(dir)) => Pick::Project(dir),
+            (None, None) => Pick::Latest,
         }
     }
 }
@@ -73,13 +73,43 @@ pub fn choose(state: &Path, pick: &Pick) -> Result<SessionInfo, CmdError> {
             let own = sessions::find(state, id)?.ok_or_else(|| none(id))?;
             Ok(successor(state, &own, project.as_deref())?.unwrap_or(own))
         }
-        Pick::Latest => Ok(sessions::latest(state)?.ok_or_else(|| {
-            format!(
-                "no sessions in {} yet (pass --events FILE, or install the hook)",
-                state.display()
-            )
-        })?),
+        Pick::Project(dir) => {
+            let list = sessions::list(state)?;
+            if let Some(s) = sessions::latest_in(&list, dir) {
+                return Ok(s.clone());
+            }
+            Err(match list.first() {
+                None => no_sessions(state),
+                Some(other) => another_projects(dir, other),
+            }
+            .into())
+        }
+        Pick::Latest => Ok(sessions::latest(state)?.ok_or_else(|| no_sessions(state))?),
     }
+}
+
+fn no_sessions(state: &Path) -> String {
+    format!(
+        "no sessions in {} yet (pass --events FILE, or install the hook)",
+        state.display()
+    )
+}
+
+/// Showing another project's session unasked would answer a question nobody asked: say
+/// which one there is, and how to see it.
+fn another_projects(dir: &Path, other: &SessionInfo) -> String {
+    let when = other
+        .modified
+        .and_then(|m| SystemTime::now().duration_since(m).ok())
+        .map(|d| format!(", {}", crate::report::session::ago(d.as_secs() as i64)))
+        .unwrap_or_default();
+    format!(
+        "no session has run in {} yet; the newest session, {}, ran in {}{when}: pass --session {} to see it",
+        dir.display(),
+        other.id,
+        other.cwd.as_deref().unwrap_or("an unknown directory"),
+        other.id
+    )
 }
 
 /// The session that took over from `own`, if one did (see the module's rule).

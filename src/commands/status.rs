@@ -3,6 +3,7 @@
 
 use std::path::Path;
 use std::process::ExitCode;
+use std::time::SystemTime;
 
 use super::CmdResult;
 use crate::engine::{Machine, Snapshot, Status};
@@ -10,6 +11,7 @@ use crate::report;
 use crate::report::sanitize;
 use crate::store::paths;
 use crate::store::record::Record;
+use crate::store::sessions::{self, SessionInfo};
 
 /// Records of a JSONL file. Malformed lines are skipped and counted (a crash can leave one
 /// incomplete last line; anything else is reported).
@@ -95,17 +97,28 @@ fn run_checked(args: crate::cli::StatusArgs, recovery: bool) -> CmdResult {
     if let Some(n) = v.skipped.notice() {
         eprintln!("{n}");
     }
-    print_statuses(&[v.machine.status(&v.snap)], recovery, args.json)
+    print_statuses(&[v.machine.status(&v.snap)], None, recovery, args.json)
 }
 
-/// One status per sequence; several sequences print one after the other (a JSON array).
-fn print_statuses(statuses: &[Status], recovery: bool, json: bool) -> CmdResult {
+/// One status per sequence; several sequences print one after the other (a JSON array). A
+/// session's view starts with which session it is (`report::session`).
+fn print_statuses(
+    statuses: &[Status],
+    session: Option<&SessionInfo>,
+    recovery: bool,
+    json: bool,
+) -> CmdResult {
+    let shown = session.map(described);
     let render = |st: &Status| -> serde_json::Value {
-        if recovery {
+        let mut v = if recovery {
             report::recovery_json(st)
         } else {
             report::status_json(st)
+        };
+        if let Some(d) = &shown {
+            v["session"] = d.json.clone();
         }
+        v
     };
     let out = if json {
         match statuses {
@@ -124,8 +137,13 @@ fn print_statuses(statuses: &[Status], recovery: bool, json: bool) -> CmdResult 
                 t.trim_end().to_string()
             })
             .collect();
+        let body = texts.join("\n\n");
+        let text = match &shown {
+            Some(d) => format!("{}\n\n{body}", d.text),
+            None => body,
+        };
         // Names, labels, tools and reasons come from sequence files and logs.
-        sanitize::terminal(&texts.join("\n\n"))
+        sanitize::terminal(&text)
     };
     outln!("{}", out.trim_end())?;
     Ok(ExitCode::SUCCESS)
@@ -141,7 +159,49 @@ fn run_session(args: &crate::cli::StatusArgs, recovery: bool) -> CmdResult {
         eprintln!("{n}");
     }
     let statuses: Vec<Status> = views.iter().map(|v| v.machine.status(&v.snap)).collect();
-    print_statuses(&statuses, recovery, args.json)
+    let session = views.first().and_then(|v| v.session.as_ref());
+    print_statuses(&statuses, session, recovery, args.json)
+}
+
+/// Which session is shown, as text and as JSON.
+struct Described {
+    text: String,
+    json: serde_json::Value,
+}
+
+/// The session's id, project and age, and whether it ran elsewhere than the user's directory.
+fn described(info: &SessionInfo) -> Described {
+    let now = SystemTime::now();
+    let started: Option<jiff::Timestamp> = info.started.as_deref().and_then(|s| s.parse().ok());
+    let secs_since = |t: SystemTime| now.duration_since(t).ok().map(|d| d.as_secs() as i64);
+    let here = super::session_choice::project_dir();
+    let elsewhere = match (&info.cwd, &here) {
+        (Some(cwd), Some(here)) if !sessions::belongs(cwd, here) => {
+            Some(here.display().to_string())
+        }
+        _ => None,
+    };
+    let shown = report::session::Shown {
+        id: &info.id,
+        project: info.cwd.as_deref(),
+        started_ago: started.and_then(|t| secs_since(SystemTime::from(t))),
+        last_event_ago: info.modified.and_then(secs_since),
+        elsewhere_than: elsewhere.as_deref(),
+    };
+    let last_event = info
+        .modified
+        .and_then(|m| jiff::Timestamp::try_from(m).ok())
+        .map(|t| t.to_string());
+    Described {
+        text: report::session::header(&shown),
+        json: serde_json::json!({
+            "id": info.id,
+            "project": info.cwd,
+            "started": started.map(|t| t.to_string()),
+            "last_event": last_event,
+            "elsewhere": elsewhere.is_some(),
+        }),
+    }
 }
 
 #[cfg(test)]

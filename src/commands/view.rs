@@ -22,6 +22,8 @@ pub struct View {
     pub snap: Snapshot,
     /// The session's log, for a view of a session.
     pub log: Option<PathBuf>,
+    /// The session shown, for a view of a session.
+    pub session: Option<sessions::SessionInfo>,
     /// What reading the log passed over; the face says so once (`notice`).
     pub skipped: Skipped,
 }
@@ -177,6 +179,7 @@ pub fn session_views(
                 machine,
                 snap,
                 log: Some(info.log.clone()),
+                session: Some(info.clone()),
                 skipped: skipped.clone(),
             }
         })
@@ -226,6 +229,7 @@ pub fn load_view(
         snap,
         skipped,
         log: None,
+        session: None,
     })
 }
 
@@ -247,6 +251,7 @@ pub fn load_source(name: &str) -> Result<crate::replay::source::Loaded, String> 
             skipped: 0,
             newer: 0,
             subagent_files: Vec::new(),
+            project: crate::demo::project(),
         });
     }
     crate::replay::source::resolve(name, state_dir().as_deref())

@@ -28,6 +28,9 @@ pub struct Loaded {
     /// Records a newer seed wrote (a later format): left out, not misread.
     pub newer: usize,
     pub subagent_files: Vec<PathBuf>,
+    /// The directory the session ran in, when the source says (a transcript's `cwd`; a seed
+    /// log's is in its session's bookkeeping).
+    pub project: Option<String>,
 }
 
 /// Decide from the first JSON line: transcripts have a `type` (user, assistant, summary…) and no
@@ -53,7 +56,13 @@ pub fn load_path(path: &Path) -> Result<Loaded, String> {
     match sniff(&head) {
         SourceKind::Transcript => {
             let t = transcript::read_transcript(path).map_err(|e| e.to_string())?;
+            let project = t
+                .records
+                .iter()
+                .find_map(|r| r.extra.get("cwd").and_then(|c| c.as_str()))
+                .map(String::from);
             Ok(Loaded {
+                project,
                 kind: SourceKind::Transcript,
                 path: path.to_path_buf(),
                 session: t.session,
@@ -84,6 +93,7 @@ pub fn load_path(path: &Path) -> Result<Loaded, String> {
                 skipped,
                 newer,
                 subagent_files: Vec::new(),
+                project: None,
             })
         }
     }

@@ -2,6 +2,7 @@
 //! prompt injection, so every face says the same thing.
 
 pub mod sanitize;
+pub mod session;
 
 use serde_json::{Value, json};
 

@@ -66,6 +66,23 @@ pub struct SessionInfo {
     pub transcript_path: Option<String>,
     /// The session this one was forked from, when known (Claude Code does not say today).
     pub parent: Option<String>,
+    /// RFC 3339 time of its first hook, when its bookkeeping says.
+    pub started: Option<String>,
+}
+
+/// Whether a session that ran in `cwd` is one of the project at `dir`: the same directory,
+/// or one inside the other (a session started in a subdirectory; a command run from one).
+/// A session that ran in `/` belongs to `/` only.
+pub fn belongs(cwd: &str, dir: &Path) -> bool {
+    let cwd = Path::new(cwd);
+    let root = cwd.parent().is_none();
+    cwd == dir || cwd.starts_with(dir) || (!root && dir.starts_with(cwd))
+}
+
+/// The most recently written session of the project at `dir` (`list` is newest first).
+pub fn latest_in<'a>(list: &'a [SessionInfo], dir: &Path) -> Option<&'a SessionInfo> {
+    list.iter()
+        .find(|s| s.cwd.as_deref().is_some_and(|c| belongs(c, dir)))
 }
 
 /// File stems of `<dir>/*.json` (temp files, which start with a dot, left out).
@@ -119,6 +136,7 @@ fn info(dir: &Path) -> Option<SessionInfo> {
         cwd: meta.cwd,
         transcript_path: meta.transcript_path,
         parent: None,
+        started: (!meta.started.is_empty()).then_some(meta.started),
     })
 }
 
@@ -181,6 +199,25 @@ pub fn find(state_dir: &Path, id: &str) -> io::Result<Option<SessionInfo>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_session_belongs_to_its_directory_and_the_ones_around_it() {
+        let p = Path::new("/home/u/proj");
+        assert!(belongs("/home/u/proj", p));
+        assert!(belongs("/home/u/proj/sub", p), "started in a subdirectory");
+        assert!(
+            belongs("/home/u", p),
+            "the command runs inside the session's directory"
+        );
+        assert!(
+            !belongs("/home/u/project2", p),
+            "a name that starts the same is another"
+        );
+        assert!(!belongs("/home/v/proj", p));
+        assert!(!belongs("/", p), "a session in / is not every project's");
+        assert!(belongs("/", Path::new("/")));
+        assert!(!belongs("", p));
+    }
 
     #[test]
     fn list_latest_find() {

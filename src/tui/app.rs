@@ -49,8 +49,13 @@ pub fn run(opts: Options) -> Result<()> {
             (t, Some(records))
         }
         None => {
+            start::check(&opts).map_err(|e| color_eyre::eyre::eyre!("{e}"))?;
             let listed = start::choose(&opts, None).wrap_err("cannot list sessions")?;
-            (start::target(&opts, listed.as_ref()), None)
+            let mut target = start::target(&opts, listed.as_ref());
+            if listed.is_none() {
+                target.notices.extend(start::waiting_notice(&opts));
+            }
+            (target, None)
         }
     };
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -131,6 +136,7 @@ impl Shell {
             .map(|s| (s.width, s.height))
             .unwrap_or((80, 24));
         m.tz = jiff::tz::TimeZone::system();
+        m.now = Some(jiff::Timestamp::now().as_millisecond());
         m.follow_latest = self.opts.session.is_none();
         m.focus = self.model.focus;
         m.chart_view = self.model.chart_view;
@@ -236,6 +242,8 @@ impl Shell {
         if generation != self.generation {
             return Ok(());
         }
+        // The header's "started … ago" counts from the newest news (idle: no clock reads).
+        self.model.now = Some(jiff::Timestamp::now().as_millisecond());
         self.apply(msg)
     }
 

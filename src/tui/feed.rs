@@ -365,15 +365,15 @@ fn newer_session(cfg: &FeedConfig) -> Option<String> {
     (best.id != cfg.session).then(|| best.id.clone())
 }
 
-/// The most recently written session whose directory is the project (or inside it); any
-/// session when none is.
+/// The most recently written session of the project (its directory, or one inside the
+/// other); none when no session ran there: another project's session is never shown unasked
+/// (the session picker lists them all).
 pub fn pick_latest<'a>(
     list: &'a [sessions::SessionInfo],
     project: Option<&str>,
 ) -> Option<&'a sessions::SessionInfo> {
-    let in_project = |s: &&sessions::SessionInfo| match (project, s.cwd.as_deref()) {
-        (Some(p), Some(c)) => c == p || c.starts_with(&format!("{}/", p.trim_end_matches('/'))),
-        _ => false,
-    };
-    list.iter().find(in_project).or_else(|| list.first())
+    match project {
+        Some(p) => sessions::latest_in(list, std::path::Path::new(p)),
+        None => list.first(),
+    }
 }

@@ -1,6 +1,7 @@
-//! Header: session, sequence, enforcement mode, live/replay, event count and hook health
-//! (last hook latency, fail-open lapses, denials); in a replay, playback state, what-if and the
-//! scrubber; a notice line when there is one.
+//! Header: session (its id, the project it ran in and its age), sequence, enforcement mode,
+//! live/replay, event count and hook health (last hook latency, fail-open lapses, denials); in
+//! a replay, playback state, what-if and the scrubber; a notice line when there is one (a
+//! session of another project than this directory's says so there).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -16,15 +17,133 @@ use super::theme::{Role, Theme};
 /// Hook latency above this shows as a warning (the hook's budget is 2–4 ms).
 const SLOW_MS: f64 = 4.0;
 
-pub fn rows(m: &Model) -> u16 {
-    2 + u16::from(m.notice.is_some()) + u16::from(m.replay.is_some())
+/// Below this width the header is a side pane's: the session gets a line of its own.
+const NARROW: u16 = 60;
+
+pub fn rows(m: &Model, width: u16) -> u16 {
+    2 + u16::from(split(m, width)) + u16::from(m.notice.is_some()) + u16::from(m.replay.is_some())
+}
+
+/// Whether the session (id, project, age) gets a line of its own: when it and the counts do
+/// not fit on one, so neither is cut (the counts are what the user acts on).
+fn split(m: &Model, width: u16) -> bool {
+    let narrow = width < NARROW;
+    let sep = if narrow { 1 } else { 3 };
+    let len = |parts: &[String]| {
+        parts.iter().map(|p| p.chars().count()).sum::<usize>() + sep * parts.len().saturating_sub(1)
+    };
+    let session = session_parts(m, narrow);
+    let counts: Vec<String> = count_parts(m, narrow).into_iter().map(|(t, _)| t).collect();
+    session.len() > 1 && 1 + len(&session) + sep + len(&counts) > width as usize
+}
+
+/// The session's id, then where and since when.
+fn session_parts(m: &Model, narrow: bool) -> Vec<String> {
+    // A side pane keeps the id's first characters.
+    let mut parts = vec![sanitize::clean(&m.session.id, if narrow { 9 } else { 24 })];
+    parts.extend(whereabouts(m, narrow));
+    parts
+}
+
+/// Events, hook latency, lapses and denials (narrow: denials first, so a cut line keeps what
+/// the user acts on), bad lines; each with the role that colours it.
+fn count_parts(m: &Model, narrow: bool) -> Vec<(String, Option<Role>)> {
+    let h = &m.shown().health;
+    let mut out = vec![(
+        format!("{}{}ev", m.at(), if narrow { "" } else { " " }),
+        None,
+    )];
+    out.push(match h.last_ms {
+        Some(ms) => (
+            format!("{}{ms:.1}ms", if narrow { "" } else { "hook " }),
+            Some(if ms > SLOW_MS {
+                Role::HealthWarn
+            } else {
+                Role::HealthOk
+            }),
+        ),
+        None => ("hook –".to_string(), None),
+    });
+    let s = if h.lapses == 1 { "" } else { "s" };
+    let lapses = (
+        format!("{} lapse{s}", h.lapses),
+        Some(if h.lapses > 0 {
+            Role::HealthErr
+        } else {
+            Role::HealthOk
+        }),
+    );
+    let denied = (
+        format!("{} denied", h.denials),
+        Some(if h.denials > 0 {
+            Role::ToolsDenied
+        } else {
+            Role::HealthOk
+        }),
+    );
+    if narrow {
+        out.extend([denied, lapses]);
+    } else {
+        out.extend([lapses, denied]);
+    }
+    if m.malformed > 0 {
+        out.push((format!("{} bad lines", m.malformed), Some(Role::HealthWarn)));
+    }
+    out
+}
+
+/// Longest project path the header shows; a longer one keeps its end (`…/work/app`).
+const PROJECT_CHARS: usize = 32;
+
+/// Where and since when: the session's project and its age (`started 2 h ago` live; the time
+/// it started in a replay, or before the clock is known). A side pane gets the project's last
+/// directory and a shorter date.
+fn whereabouts(m: &Model, narrow: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(p) = &m.session.project {
+        let p = sanitize::clean(p, 4096);
+        let shown = match narrow {
+            true => p
+                .trim_end_matches('/')
+                .rsplit('/')
+                .next()
+                .unwrap_or(&p)
+                .to_string(),
+            false => p,
+        };
+        let max = if narrow { 14 } else { PROJECT_CHARS };
+        let n = shown.chars().count();
+        out.push(if n > max {
+            let keep: String = shown.chars().skip(n + 1 - max).collect();
+            format!("…{keep}")
+        } else {
+            shown
+        });
+    }
+    if let Some(started) = m.session.started {
+        let format = if narrow {
+            "%m-%d %H:%M"
+        } else {
+            "%Y-%m-%d %H:%M"
+        };
+        out.push(match (m.mode, m.now) {
+            (Mode::Live, Some(now)) => format!(
+                "started {}",
+                crate::report::session::ago((now - started) / 1000)
+            ),
+            _ => jiff::Timestamp::from_millisecond(started)
+                .map(|t| t.to_zoned(m.tz.clone()).strftime(format).to_string())
+                .unwrap_or_default(),
+        });
+    }
+    out
 }
 
 pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let g = glyphs(theme);
     let head = theme.style(Role::Header);
     // A side pane gets the same facts in fewer columns.
-    let narrow = area.width < 60;
+    let narrow = area.width < NARROW;
     let sep = || {
         Span::styled(
             if narrow {
@@ -99,70 +218,32 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
         top.push(Span::styled(text, head.patch(theme.style(role))));
     }
 
-    let f = m.shown();
-    let h = &f.health;
-    // A side pane keeps the id's first characters, so the counts after it stay on screen.
-    let id = sanitize::clean(&m.session.id, if narrow { 9 } else { 24 });
-    let mut bottom = vec![
-        Span::styled(format!(" {}", plain_if_ascii(theme, &id)), head),
-        sep(),
-        Span::styled(
-            format!("{}{}ev", m.at(), if narrow { "" } else { " " }),
-            head,
-        ),
-        sep(),
-    ];
-    match h.last_ms {
-        Some(ms) => {
-            let role = if ms > SLOW_MS {
-                Role::HealthWarn
-            } else {
-                Role::HealthOk
+    let session: Vec<Span> = session_parts(m, narrow)
+        .into_iter()
+        .enumerate()
+        .flat_map(|(i, part)| {
+            let text = plain_if_ascii(theme, &part);
+            match i {
+                0 => vec![Span::styled(format!(" {text}"), head)],
+                _ => vec![sep(), Span::styled(text, head)],
+            }
+        })
+        .collect();
+    let counts: Vec<Span> = count_parts(m, narrow)
+        .into_iter()
+        .enumerate()
+        .flat_map(|(i, (text, role))| {
+            let style = match role {
+                Some(r) => head.patch(theme.style(r)),
+                None => head,
             };
-            let label = if narrow { "" } else { "hook " };
-            bottom.push(Span::styled(
-                format!("{label}{ms:.1}ms"),
-                head.patch(theme.style(role)),
-            ));
-        }
-        None => bottom.push(Span::styled(plain_if_ascii(theme, "hook –"), head)),
-    }
-    let lapse_role = if h.lapses > 0 {
-        Role::HealthErr
-    } else {
-        Role::HealthOk
-    };
-    let s = if h.lapses == 1 { "" } else { "s" };
-    let lapses = Span::styled(
-        format!("{} lapse{s}", h.lapses),
-        head.patch(theme.style(lapse_role)),
-    );
-    let deny_role = if h.denials > 0 {
-        Role::ToolsDenied
-    } else {
-        Role::HealthOk
-    };
-    let denied = Span::styled(
-        format!("{} denied", h.denials),
-        head.patch(theme.style(deny_role)),
-    );
-    // Narrow, denials come first: what a cut line keeps should be what the user acts on.
-    let counts = if narrow {
-        [denied, lapses]
-    } else {
-        [lapses, denied]
-    };
-    for c in counts {
-        bottom.push(sep());
-        bottom.push(c);
-    }
-    if m.malformed > 0 {
-        bottom.push(sep());
-        bottom.push(Span::styled(
-            format!("{} bad lines", m.malformed),
-            head.patch(theme.style(Role::HealthWarn)),
-        ));
-    }
+            let span = Span::styled(plain_if_ascii(theme, &text), style);
+            match i {
+                0 => vec![span],
+                _ => vec![sep(), span],
+            }
+        })
+        .collect();
     // Narrow, the sequence name gives way so enforcement and the replay state stay visible.
     let mut top_w: usize = top.iter().map(Span::width).sum();
     let width = area.width as usize;
@@ -176,7 +257,18 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
         top[0] = Span::styled(format!(" {}", plain_if_ascii(theme, &name)), head);
         top_w = top.iter().map(Span::width).sum();
     }
-    let mut lines = vec![Line::from(top), Line::from(bottom)];
+    let mut lines = vec![Line::from(top)];
+    if split(m, area.width) {
+        lines.push(Line::from(session));
+        let mut bottom = vec![Span::styled(" ", head)];
+        bottom.extend(counts);
+        lines.push(Line::from(bottom));
+    } else {
+        let mut bottom = session;
+        bottom.push(sep());
+        bottom.extend(counts);
+        lines.push(Line::from(bottom));
+    }
     if m.replay.is_some() {
         lines.push(scrubber::line(m, theme, area.width as usize));
     }

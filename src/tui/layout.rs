@@ -99,7 +99,7 @@ pub fn chrome(area: Rect) -> Chrome {
 }
 
 pub fn compute(area: Rect, m: &Model) -> Regions {
-    let header_rows = super::header::rows(m).min(area.height);
+    let header_rows = super::header::rows(m, area.width).min(area.height);
     let [header, body] =
         Layout::vertical([Constraint::Length(header_rows), Constraint::Fill(1)]).areas(area);
     let mut r = Regions {

@@ -116,6 +116,10 @@ pub struct SessionInfo {
     pub id: String,
     /// Where the log lives, for the header (never parsed by views).
     pub source: String,
+    /// The directory the session ran in, when known.
+    pub project: Option<String>,
+    /// When its first hook ran, unix ms, when known.
+    pub started: Option<i64>,
 }
 
 #[derive(Debug)]

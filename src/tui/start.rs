@@ -57,6 +57,41 @@ pub fn choose(opts: &Options, id: Option<&str>) -> std::io::Result<Option<Listed
     }
 }
 
+/// What `seed tui` is asked to show must exist, before the terminal is taken: a session named
+/// with `--session` (else the dashboard would wait for it forever) and a sequence named with
+/// `--sequence` (checked as every command checks it, with the name most likely meant).
+pub fn check(opts: &Options) -> Result<(), String> {
+    if let Some(id) = &opts.session
+        && sessions::find(&opts.state, id)
+            .map_err(|e| format!("cannot list sessions: {e}"))?
+            .is_none()
+    {
+        return Err(format!(
+            "no session `{id}` in {} (without --session the dashboard follows this project's newest)",
+            opts.state.display()
+        ));
+    }
+    if let Some(name) = &opts.sequence {
+        let search = machines_search_dirs(opts.project.as_deref(), &opts.state);
+        dialects::resolve(name, &search).map_err(|e| format!("cannot load sequence: {e}"))?;
+    }
+    Ok(())
+}
+
+/// While no session of this project has run: which session there is elsewhere, to pick from
+/// the session list (`s`) if that is the one meant.
+pub fn waiting_notice(opts: &Options) -> Option<String> {
+    let project = opts.project.as_ref()?;
+    let list = sessions::list(&opts.state).ok()?;
+    let other = list.first()?;
+    Some(format!(
+        "waiting for a session in {}; the newest, {}, ran in {} (s: sessions)",
+        project.display(),
+        other.id,
+        other.cwd.as_deref().unwrap_or("an unknown directory")
+    ))
+}
+
 /// Build the target for `listed` (or for no session yet).
 pub fn target(opts: &Options, listed: Option<&Listed>) -> Target {
     let mut notices = Vec::new();
@@ -90,8 +125,25 @@ pub fn target(opts: &Options, listed: Option<&Listed>) -> Target {
         Some(p) => p.display().to_string(),
         None => "waiting for a session".to_string(),
     };
+    // A session named (or picked) from another project is shown, and said to be elsewhere.
+    if let (Some(cwd), Some(here)) = (listed.and_then(|s| s.cwd.as_deref()), &opts.project)
+        && !sessions::belongs(cwd, here)
+    {
+        notices.push(crate::report::session::elsewhere(
+            cwd,
+            &here.display().to_string(),
+        ));
+    }
+    let info = SessionInfo {
+        id,
+        source,
+        project: listed.and_then(|s| s.cwd.clone()),
+        started: listed
+            .and_then(|s| s.started.as_deref())
+            .and_then(super::model::parse_ts),
+    };
     Target {
-        info: SessionInfo { id, source },
+        info,
         log,
         seqs,
         notices,
@@ -148,10 +200,19 @@ pub fn replay_loaded(
     if loaded.newer > 0 {
         notices.push(crate::replay::summary::newer_notice(loaded.newer));
     }
+    // A seed session knows where it ran; any source knows when its first record was made.
+    let meta = sessions::find(&opts.state, &loaded.session).ok().flatten();
+    let started = meta
+        .as_ref()
+        .and_then(|s| s.started.as_deref())
+        .or_else(|| loaded.records.first().map(|r| r.ts.as_str()))
+        .and_then(super::model::parse_ts);
     let target = Target {
         info: SessionInfo {
             id: loaded.session.clone(),
             source: loaded.path.display().to_string(),
+            project: meta.and_then(|s| s.cwd).or_else(|| loaded.project.clone()),
+            started,
         },
         log: None,
         seqs,

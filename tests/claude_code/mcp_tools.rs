@@ -84,6 +84,11 @@ fn the_model_reads_seeds_answers_as_the_text_the_cli_prints() {
     let status = run.result(2);
     let (code, cli, err) = run.seed(&["status", "--session", &run.session_id()]);
     assert_eq!(code, 0, "{err}");
+    // The CLI first names the session; the tool answers for the session calling it.
+    let (head, cli) = cli
+        .split_once("\n\n")
+        .expect("the session's line, then the status");
+    assert!(head.starts_with("session "), "{head}");
     assert_eq!(
         status.text.trim_end(),
         cli.trim_end(),

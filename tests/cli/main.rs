@@ -8,6 +8,7 @@ mod hostile_text;
 mod lint_files;
 mod output;
 mod sequence_names;
+mod session_shown;
 mod status;
 mod status_layers;
 mod validate_paths;

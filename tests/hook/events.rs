@@ -151,9 +151,17 @@ fn a_session_walks_through_every_answer() {
     assert_snapshot_is_fold(&s.home(), sid);
 
     // `status --session` and `recovery` read the state directory.
-    let out = s.cmd().args(["status", "--json"]).output().unwrap();
-    let st: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = s
+        .cmd()
+        .args(["status", "--json", "--session", sid])
+        .output()
+        .unwrap();
+    let mut st: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(st["current"], json!(["starlog.check"]));
+    // A session's status names it; a file of events has no session to name.
+    let named = st.as_object_mut().unwrap().remove("session").unwrap();
+    assert_eq!(named["id"], sid);
+    assert_eq!(named["project"], "/home/dev/work/p");
     let log = s.session_dir(sid).join("log.jsonl");
     let args = [
         "status",

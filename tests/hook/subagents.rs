@@ -39,7 +39,11 @@ fn subagent_stops_are_not_blocked_and_leave_the_stop_blocks_alone() {
     let task = json!({ "tool_name": "Task", "tool_input": { "prompt": "look" }, "tool_use_id": "toolu_t" });
     assert_eq!(s.hook(&[], payload("PostToolUse", sid, task)).stdout, "");
     assert_eq!(s.hook(&[], sub_stop()).stdout, "");
-    let st = s.cmd().args(["status", "--json"]).output().unwrap();
+    let st = s
+        .cmd()
+        .args(["status", "--json", "--session", sid])
+        .output()
+        .unwrap();
     let st: serde_json::Value = serde_json::from_slice(&st.stdout).unwrap();
     assert_eq!(st["current"], json!(["review"]), "{st}");
     // The main agent's Stop still gets its one block: no subagent used it up.

@@ -5,7 +5,9 @@ use crate::support::mcp as mcp_common;
 
 use std::path::Path;
 
-use mcp_common::{Client, SESSION, hook_call, output_of, seed, stdout_of, text};
+use mcp_common::{
+    Client, SESSION, cli_view, hook_call, output_of, seed, stdout_of, text, without_session,
+};
 use serde_json::{Value, json};
 
 fn cli_json(cmd: &mut assert_cmd::Command) -> Value {
@@ -45,21 +47,31 @@ fn tools_answer_exactly_what_the_cli_answers() {
     }
 
     let status = c.call("status", json!({}));
-    let cli = stdout_of(seed(home.path()).args(["status", "--session", SESSION]));
+    let cli = cli_view(seed(home.path()).args(["status", "--session", SESSION]));
     assert_eq!(text(&status).trim_end(), cli.trim_end());
     assert_eq!(status["result"]["isError"], false);
     assert!(
         cli.contains("base") && cli.contains("100%"),
         "who_am_i → what_do_i_do filled the base layer:\n{cli}"
     );
-    let json = cli_json(seed(home.path()).args(["status", "--session", SESSION, "--json"]));
+    let json = without_session(cli_json(seed(home.path()).args([
+        "status",
+        "--session",
+        SESSION,
+        "--json",
+    ])));
     assert_eq!(c.structured("status", json!({})), json);
     assert_eq!(json["next"]["tool"], "mcp__starlog__check");
 
     let recovery = c.call("recovery", json!({}));
-    let cli = stdout_of(seed(home.path()).args(["recovery", "--session", SESSION]));
+    let cli = cli_view(seed(home.path()).args(["recovery", "--session", SESSION]));
     assert_eq!(text(&recovery).trim_end(), cli.trim_end());
-    let json = cli_json(seed(home.path()).args(["recovery", "--session", SESSION, "--json"]));
+    let json = without_session(cli_json(seed(home.path()).args([
+        "recovery",
+        "--session",
+        SESSION,
+        "--json",
+    ])));
     assert_eq!(c.structured("recovery", json!({})), json);
 
     let sequences = c.call("sequences", json!({}));
@@ -140,7 +152,12 @@ fn every_listed_tool_answers_over_stdio() {
     )
     .unwrap();
     let mut c = Client::start(home.path(), Some(SESSION));
-    let cli_status = cli_json(seed(home.path()).args(["status", "--session", SESSION, "--json"]));
+    let cli_status = without_session(cli_json(seed(home.path()).args([
+        "status",
+        "--session",
+        SESSION,
+        "--json",
+    ])));
     let next = cli_status["next"]["tool"].as_str().unwrap().to_string();
     assert_eq!(next, "mcp__seed__what_do_i_do");
 
@@ -166,7 +183,7 @@ fn every_listed_tool_answers_over_stdio() {
             "status" => assert_eq!(s, &cli_status),
             "recovery" => assert_eq!(
                 t.trim_end(),
-                stdout_of(seed(home.path()).args(["recovery", "--session", SESSION])).trim_end()
+                cli_view(seed(home.path()).args(["recovery", "--session", SESSION])).trim_end()
             ),
             "sequences" => assert_eq!(t, stdout_of(seed(home.path()).arg("sequences"))),
             "validate" => assert_eq!(t, stdout_of(seed(home.path()).arg("validate"))),

@@ -4,7 +4,7 @@
 
 use crate::support::mcp as mcp_common;
 
-use mcp_common::{Client, SESSION, hook_call, hook_event, seed, stdout_of, text};
+use mcp_common::{Client, SESSION, cli_view, hook_call, hook_event, seed, text};
 use serde_json::json;
 
 #[test]
@@ -26,7 +26,7 @@ fn what_do_i_do_answers_as_if_its_own_call_had_completed() {
 
         // status and recovery show the log as it is, exactly as the CLI does.
         let status = c.call("status", json!({}));
-        let cli = stdout_of(seed(home.path()).args(["status", "--session", SESSION]));
+        let cli = cli_view(seed(home.path()).args(["status", "--session", SESSION]));
         assert_eq!(text(&status).trim_end(), cli.trim_end());
         assert!(cli.contains(&format!("next:    {what}")), "{cli}");
 

@@ -4,20 +4,24 @@
 
 use crate::support::mcp as mcp_common;
 
-use mcp_common::{Client, deny_reason, hook_call_in, hook_event, seed, stdout_of, text};
+use mcp_common::{
+    Client, deny_reason, hook_call_in, hook_event, seed, stdout_of, text, without_session,
+};
 use serde_json::{Value, json};
 
 const PLUGIN: &str = "5eed0000-0000-4000-8000-00000000000p";
 const PLAIN: &str = "5eed0000-0000-4000-8000-00000000000m";
 
 fn status_json(home: &std::path::Path, session: &str) -> Value {
-    serde_json::from_str(&stdout_of(seed(home).args([
-        "status",
-        "--json",
-        "--session",
-        session,
-    ])))
-    .unwrap()
+    without_session(
+        serde_json::from_str(&stdout_of(seed(home).args([
+            "status",
+            "--json",
+            "--session",
+            session,
+        ])))
+        .unwrap(),
+    )
 }
 
 #[test]

@@ -7,7 +7,7 @@ use crate::support::mcp as mcp_common;
 
 use std::path::Path;
 
-use mcp_common::{Client, hook_payload, output_of, seed, text};
+use mcp_common::{Client, hook_payload, output_of, seed, text, without_session};
 use serde_json::{Value, json};
 
 /// A hook event of `session` running in `cwd`.
@@ -34,7 +34,8 @@ fn call(home: &Path, session: &str, cwd: &str, tool: &str, id: &str) {
     }
 }
 
-/// `seed status --json` as a process Claude Code started for `caller` would run it.
+/// `seed status --json` as a process Claude Code started for `caller` would run it (without
+/// the session it names: the MCP tools leave that out).
 fn cli_status(home: &Path, caller: Option<&str>) -> Value {
     let mut cmd = seed(home);
     cmd.args(["status", "--json"]);
@@ -43,7 +44,19 @@ fn cli_status(home: &Path, caller: Option<&str>) -> Value {
     }
     let (out, code) = output_of(&mut cmd);
     assert_eq!(code, 0, "{out}");
-    serde_json::from_str(&out).unwrap()
+    without_session(serde_json::from_str(&out).unwrap())
+}
+
+/// `seed status --json` run by hand (no calling session) in the project at `dir`.
+fn cli_status_in(home: &Path, dir: &str) -> (Value, String, i32) {
+    let out = seed(home)
+        .args(["status", "--json"])
+        .env("CLAUDE_PROJECT_DIR", dir)
+        .output()
+        .unwrap();
+    let json = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    (json, err, out.status.code().unwrap_or(-1))
 }
 
 fn mcp_status(home: &Path, caller: &str) -> Value {
@@ -63,10 +76,26 @@ fn the_calling_session_wins_over_the_most_recent_one_on_both_faces() {
     let a = cli_status(h, Some("sessA"));
     assert_eq!(a["progress"]["overall"], 50.0, "sessA's own progress: {a}");
     assert_eq!(mcp_status(h, "sessA"), a, "one truth, two faces");
+    // No caller: the newest session of the project the command runs in, which it names.
+    let (z, _, _) = cli_status_in(h, "/projects/z");
+    assert_eq!(z["progress"]["overall"], 25.0, "{z}");
+    assert_eq!(z["session"]["id"], "sessZ");
+    let (a, _, _) = cli_status_in(h, "/projects/a/src");
+    assert_eq!(a["progress"]["overall"], 50.0, "from a subdirectory: {a}");
     assert_eq!(
-        cli_status(h, None)["progress"]["overall"],
-        25.0,
-        "no caller: the most recent session (sessZ)"
+        (
+            a["session"]["id"].as_str(),
+            a["session"]["project"].as_str()
+        ),
+        (Some("sessA"), Some("/projects/a"))
+    );
+    // A project no session ran in is told which one there is, not shown it.
+    let (none, err, code) = cli_status_in(h, "/projects/new");
+    assert_eq!((none, code), (Value::Null, 1));
+    assert!(
+        err.starts_with("seed: no session has run in /projects/new yet; the newest session, sessZ, ran in /projects/z")
+            && err.trim_end().ends_with("pass --session sessZ to see it"),
+        "{err}"
     );
     let (out, code) = output_of(
         seed(h)
@@ -76,6 +105,7 @@ fn the_calling_session_wins_over_the_most_recent_one_on_both_faces() {
     assert_eq!(code, 0);
     let z: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(z["progress"]["overall"], 25.0, "--session names one: {z}");
+    assert_eq!(z["session"]["elsewhere"], true, "not this directory's: {z}");
     let (out, code) = output_of(
         seed(h)
             .arg("status")

@@ -5,7 +5,7 @@
 
 use crate::support::mcp as mcp_common;
 
-use mcp_common::{Client, SESSION, hook_call, seed, stdout_of, text};
+use mcp_common::{Client, SESSION, cli_view, hook_call, seed, stdout_of, text, without_session};
 use serde_json::{Value, json};
 
 fn args_for(tool: &str) -> Value {
@@ -44,9 +44,10 @@ fn every_tool_answers_the_model_with_text_and_no_structured_content() {
             );
         }
     }
-    // The model reads exactly what the CLI prints.
+    // The model reads exactly what the CLI prints (after the CLI's line naming the session,
+    // which the tools answering for the calling session leave out).
     let status = text(&c.call("status", json!({})));
-    let cli = stdout_of(seed(home.path()).args(["status", "--session", SESSION]));
+    let cli = cli_view(seed(home.path()).args(["status", "--session", SESSION]));
     assert_eq!(status.trim_end(), cli.trim_end());
 }
 
@@ -57,13 +58,15 @@ fn json_true_answers_with_the_clis_json_object_as_structured_content_and_text() 
     let mut c = Client::start(home.path(), Some(SESSION));
     for tool in ["status", "recovery"] {
         let answer = c.call_json(tool, json!({}));
-        let cli: Value = serde_json::from_str(&stdout_of(seed(home.path()).args([
-            tool,
-            "--session",
-            SESSION,
-            "--json",
-        ])))
-        .unwrap();
+        let cli: Value = without_session(
+            serde_json::from_str(&stdout_of(seed(home.path()).args([
+                tool,
+                "--session",
+                SESSION,
+                "--json",
+            ])))
+            .unwrap(),
+        );
         assert_eq!(answer["result"]["structuredContent"], cli, "{tool}");
         let as_text: Value = serde_json::from_str(&text(&answer)).expect("the text is the JSON");
         assert_eq!(as_text, cli, "{tool}");

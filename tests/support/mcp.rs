@@ -106,6 +106,24 @@ pub fn stdout_of(cmd: &mut Command) -> String {
     String::from_utf8(cmd.assert().success().get_output().stdout.clone()).unwrap()
 }
 
+/// `seed status` / `seed recovery` text without the paragraph naming the session: the MCP
+/// tools answer for the session that calls them and leave it out.
+pub fn cli_view(cmd: &mut Command) -> String {
+    let out = stdout_of(cmd);
+    match out.split_once("\n\n") {
+        Some((head, body)) if head.starts_with("session ") => body.to_string(),
+        _ => panic!("no session header: {out}"),
+    }
+}
+
+/// `seed status --json` / `recovery --json` without the `session` the CLI adds (see
+/// [`cli_view`]).
+pub fn without_session(mut v: Value) -> Value {
+    let session = v.as_object_mut().and_then(|o| o.remove("session"));
+    assert!(session.is_some_and(|s| s["id"].is_string()), "{v}");
+    v
+}
+
 /// Standard output and exit code, whatever the outcome.
 pub fn output_of(cmd: &mut Command) -> (String, i32) {
     let out = cmd.output().unwrap();

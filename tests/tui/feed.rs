@@ -69,6 +69,7 @@ fn follow(state: &Path, log: &Path, use_cache: bool, n: usize) -> Model {
     let info = SessionInfo {
         id: SESSION.into(),
         source: String::new(),
+        ..Default::default()
     };
     let mut m = Model::new(info, vec![Seq::new(machine, true)], "default");
     let start = Instant::now();
@@ -154,6 +155,7 @@ fn appends_after_the_backlog_are_stepped_live() {
     let info = SessionInfo {
         id: SESSION.into(),
         source: String::new(),
+        ..Default::default()
     };
     let mut m = Model::new(info, vec![Seq::new(machine.clone(), true)], "default");
     let mut pump = |m: &mut Model, want: usize| {

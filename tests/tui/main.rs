@@ -3,6 +3,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod choice;
 mod demo;
 mod docs_images;
 mod e2e;

@@ -27,6 +27,7 @@ fn replay(rs: Vec<Record>, what_if: bool) -> Model {
     let info = SessionInfo {
         id: "s-7f3a".into(),
         source: String::new(),
+        ..Default::default()
     };
     let mut m = Model::new(info, vec![seq], "default");
     m.start_replay(rs);

@@ -28,12 +28,17 @@ fn entries(bytes: &[u8]) -> Vec<Entry> {
 fn model() -> Model {
     let bytes = std::fs::read(FIXTURE).expect("fixture");
     let machine = common::machine(common::SEQUENCE);
+    let records = entries(&bytes);
     let session = SessionInfo {
         id: "s-7f3a".into(),
         source: FIXTURE.into(),
+        project: Some("/home/dev/work/app".into()),
+        started: records
+            .first()
+            .and_then(|e| seed::tui::model::parse_ts(&e.record.ts)),
     };
     let mut m = Model::new(session, vec![Seq::new(machine, true)], "default");
-    m.apply_records(entries(&bytes));
+    m.apply_records(records);
     m
 }
 
@@ -134,6 +139,7 @@ fn ascii_theme_stays_ascii_whatever_the_log_holds() {
     let info = SessionInfo {
         id: seed::demo::SESSION_ID.into(),
         source: String::new(),
+        ..Default::default()
     };
     let seq = Seq::new(common::machine(common::SEQUENCE), true);
     let m = seed::replay::frame::replay_at(info, vec![seq], rs, "ascii", n);

@@ -22,6 +22,7 @@ fn model(s: &Script) -> Model {
     let info = SessionInfo {
         id: s.session.clone(),
         source: String::new(),
+        ..Default::default()
     };
     let mut m = Model::new(info, vec![Seq::new(machine, true)], "default");
     let entries = s

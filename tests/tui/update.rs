@@ -35,6 +35,7 @@ fn model_with(rs: &[Record]) -> Model {
         SessionInfo {
             id: "s-1".into(),
             source: String::new(),
+            ..Default::default()
         },
         vec![seq],
         "default",

@@ -105,6 +105,8 @@ pub fn last_frame(run: &Run, sequence: &str) -> String {
 /// Masks for `last_frame`'s snapshot: clock times and durations.
 pub const FRAME_FILTERS: &[(&str, &str)] = &[
     (r"\d{2}:\d{2}:\d{2}", "[hh:mm:ss]"),
+    // When the session started, in the header.
+    (r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}", "[started]"),
     (r" +\d+(\.\d+)?m?s│", " [ms]│"),
     // A subagent's lane is the start of its id.
     (r"\] [0-9a-f]{6}┊", "] [agent]┊"),
