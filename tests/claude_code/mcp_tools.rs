@@ -54,14 +54,14 @@ fn toolsearch_loads_seeds_tools_where_the_sequence_starts_with_them() {
 }
 
 #[test]
-#[ignore = "finding 2: waits for its fix"]
 fn the_model_reads_seeds_answers_as_the_text_the_cli_prints() {
     let Some(s) = Scenario::new() else { return };
     let run = s
         // Observe mode: nothing is refused, so this is about what the answers say.
         .file(".seed.toml", "enforcement = \"observe\"\n")
         .sequence("compound_intelligence")
-        .seed_mcp(&["--sequence", "compound_intelligence"])
+        // As the hooks see the session: the recorded chart with the project's settings.
+        .seed_mcp(&[])
         .prompt("Where are we?")
         .model([
             Turn::tool(

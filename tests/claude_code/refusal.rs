@@ -62,6 +62,7 @@ fn a_refused_call_names_the_next_call_and_that_call_then_succeeds() {
     assert_eq!(gates, ["Bash deny", "Write allow", "Bash allow"]);
 
     replay::agrees_with_live(&run, "note_first");
+    replay::tui_replay_opens_and_quits(&run, "note_first");
     insta::with_settings!({filters => replay::FRAME_FILTERS.to_vec()}, {
         insta::assert_snapshot!(replay::last_frame(&run, "note_first"));
     });

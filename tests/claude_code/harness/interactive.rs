@@ -21,6 +21,56 @@ pub struct Terminal {
 }
 
 impl Terminal {
+    /// Starts `cmd` in a new tmux server of its own (160×50), in `cwd`, with only `env`.
+    pub fn start(name: &str, cwd: &Path, env: &[(String, String)], cmd: &[String]) -> Terminal {
+        let term = Terminal {
+            socket: format!("seed-cc-{}-{name}", std::process::id()),
+        };
+        let size = ["-x", "160", "-y", "50"];
+        let started = Command::new("tmux")
+            .args([
+                "-L",
+                &term.socket,
+                "-f",
+                "/dev/null",
+                "new-session",
+                "-d",
+                "-s",
+                "cc",
+            ])
+            .args(size)
+            .arg("-c")
+            .arg(cwd)
+            .args(cmd)
+            .env_clear()
+            .envs(env.iter().cloned())
+            .status()
+            .expect("tmux starts");
+        assert!(started.success(), "tmux new-session failed");
+        term
+    }
+
+    /// Whether the program still runs.
+    pub fn alive(&self) -> bool {
+        self.tmux(&["has-session", "-t", "cc"]).status.success()
+    }
+
+    /// Waits until the screen satisfies `ok`, and returns it.
+    pub fn wait_for(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if ok(&screen) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < PROMPT_TIMEOUT,
+                "timed out waiting for {what}; screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
     fn tmux(&self, args: &[&str]) -> Output {
         Command::new("tmux")
             .args(["-L", &self.socket, "-f", "/dev/null"])
@@ -99,43 +149,15 @@ pub fn run(s: Scenario, args: &[&str], on_screen: &dyn Fn(&Terminal, &str) -> bo
         .map(|(_, v)| v.clone())
         .unwrap_or_default();
     onboarded(&root.join("home"), &project, &key);
-    let term = Terminal {
-        socket: format!(
-            "seed-cc-{}",
-            std::process::id() as u64 * 1000 + s.model.port as u64
-        ),
-    };
     let mut cmd = vec![
         s.claude.path.display().to_string(),
         "--allowedTools".into(),
         s.allowed.clone(),
     ];
     cmd.extend(args.iter().map(|a| a.to_string()));
-    let started = Command::new("tmux")
-        .args([
-            "-L",
-            &term.socket,
-            "-f",
-            "/dev/null",
-            "new-session",
-            "-d",
-            "-s",
-            "cc",
-            "-x",
-            "160",
-            "-y",
-            "50",
-            "-c",
-        ])
-        .arg(&project)
-        .args(&cmd)
-        .env_clear()
-        .envs(env)
-        .status()
-        .expect("tmux starts");
-    assert!(started.success(), "tmux new-session failed");
+    let term = Terminal::start(&s.model.port.to_string(), &project, &env, &cmd);
     let start = Instant::now();
-    wait(&term, "the input prompt", |screen| {
+    term.wait_for("the input prompt", |screen| {
         screen.contains('❯') || screen.contains('>')
     });
     let stops = |root: &Path| stops_let_through(root);
@@ -163,28 +185,11 @@ pub fn run(s: Scenario, args: &[&str], on_screen: &dyn Fn(&Terminal, &str) -> bo
     term.press(&["Enter"]);
     let screen = term.screen();
     let gone = Instant::now();
-    while term.tmux(&["has-session", "-t", "cc"]).status.success()
-        && gone.elapsed() < Duration::from_secs(10)
-    {
+    while term.alive() && gone.elapsed() < Duration::from_secs(10) {
         std::thread::sleep(Duration::from_millis(200));
     }
     drop(term);
     finish(s, Vec::new(), format!("last screen:\n{screen}"), start)
-}
-
-fn wait(term: &Terminal, what: &str, ok: impl Fn(&str) -> bool) {
-    let start = Instant::now();
-    loop {
-        let screen = term.screen();
-        if ok(&screen) {
-            return;
-        }
-        assert!(
-            start.elapsed() < PROMPT_TIMEOUT,
-            "timed out waiting for {what}; screen:\n{screen}"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
 }
 
 /// How many Stops seed has recorded as let through, in any session of the sandbox.

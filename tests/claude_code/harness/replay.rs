@@ -102,6 +102,44 @@ pub fn last_frame(run: &Run, sequence: &str) -> String {
         .replace(&run.session_id()[..23], "[session]")
 }
 
+/// `seed tui --replay TRANSCRIPT --sequence S` in a real terminal (tmux): it opens on the
+/// session, `End` jumps to its last event, and `q` quits. Skipped where tmux is missing.
+pub fn tui_replay_opens_and_quits(run: &Run, sequence: &str) {
+    if !super::interactive::tmux_available() {
+        return;
+    }
+    let transcript = run.transcript().display().to_string();
+    let env = super::env_for(run.root(), &run.project(), "http://127.0.0.1:9");
+    let cmd: Vec<String> = [
+        super::SEED,
+        "tui",
+        "--replay",
+        &transcript,
+        "--sequence",
+        sequence,
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .collect();
+    let term = super::interactive::Terminal::start("tui", &run.project(), &env, &cmd);
+    let sid = &run.session_id()[..8];
+    term.wait_for("the replay", |s| s.contains("REPLAY") && s.contains(sid));
+    term.press(&["End"]);
+    let events = summary(run, &transcript, Some(sequence))["events"].clone();
+    let at_end = format!("REPLAY {events}/{events}");
+    term.wait_for(&at_end, |s| s.contains(&at_end));
+    term.press(&["q"]);
+    let start = std::time::Instant::now();
+    while term.alive() {
+        assert!(
+            start.elapsed().as_secs() < 10,
+            "seed tui did not quit:\n{}",
+            term.screen()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
 /// Masks for `last_frame`'s snapshot: clock times and durations.
 pub const FRAME_FILTERS: &[(&str, &str)] = &[
     (r"\d{2}:\d{2}:\d{2}", "[hh:mm:ss]"),
