@@ -69,7 +69,6 @@ fn a_refused_call_names_the_next_call_and_that_call_then_succeeds() {
 }
 
 #[test]
-#[ignore = "finding 3: waits for its fix"]
 fn a_transcripts_refusal_replays_as_a_refusal_not_a_failed_run() {
     let Some(s) = Scenario::new() else { return };
     let note = s.project().join("note.md");

@@ -10,7 +10,7 @@ use super::run::Run;
 /// Whether `seed replay` reads a transcript's hook refusals as refusals (finding 3 of the
 /// live suite); until it does, `agrees_with_live` checks only the verdicts where a call was
 /// refused.
-pub const REFUSALS_REPLAY: bool = false;
+pub const REFUSALS_REPLAY: bool = true;
 
 /// `seed replay SOURCE --summary --json [--sequence NAME]` in the scenario's sandbox.
 pub fn summary(run: &Run, source: &str, sequence: Option<&str>) -> Value {

@@ -319,8 +319,8 @@ impl Run {
         )
     }
 
-    /// Writes the requests and the output as JSON files into `dir` (`SEED_CC_DUMP=DIR`), to
-    /// see what a new scenario's model is sent.
+    /// Writes the requests, the output, the transcript and seed's log into `dir`
+    /// (`SEED_CC_DUMP=DIR`), to see what a new scenario's model is sent.
     pub fn save(&self, dir: &Path) {
         let _ = std::fs::create_dir_all(dir);
         let reqs: Vec<Value> = self
@@ -333,6 +333,14 @@ impl Run {
             dir.join(format!("{sid}.requests.json")),
             json!(reqs).to_string(),
         );
+        let projects = self.root().join("home/.claude/projects");
+        for d in std::fs::read_dir(projects).into_iter().flatten().flatten() {
+            let _ = std::fs::copy(
+                d.path().join(format!("{sid}.jsonl")),
+                dir.join(format!("{sid}.transcript.jsonl")),
+            );
+        }
+        let _ = std::fs::copy(self.seed_log(), dir.join(format!("{sid}.seed-log.jsonl")));
         let _ = std::fs::write(
             dir.join(format!("{sid}.output.json")),
             json!(self.output).to_string(),
