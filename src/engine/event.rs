@@ -108,6 +108,10 @@ impl From<RawEvent> for Event {
         let mut e = match r.kind {
             EventKind::Tool => Event::tool_owned(r.name, r.input),
             EventKind::ErrorTool => Event::tool_owned(r.name, r.input).failed(),
+            // An older seed recorded a notification as a prompt: read it as the hook now does.
+            EventKind::Prompt if is_system_notification(prompt_text(&r.name, &r.input)) => {
+                Event::system_notification(prompt_text(&r.name, &r.input))
+            }
             kind => Event {
                 kind,
                 name: r.name,
@@ -126,6 +130,25 @@ impl From<RawEvent> for Event {
 
 /// Longest prompt text kept in an event name; the full prompt stays in the input.
 const PROMPT_NAME_CHARS: usize = 200;
+
+/// The event's name for Claude Code's notices that arrive as a prompt.
+pub const SYSTEM_NOTIFICATION: &str = "SystemNotification";
+
+/// Claude Code's own notice arriving through UserPromptSubmit, not typed by the user: a
+/// background task finished (`<task-notification>…`), or any `[SYSTEM NOTIFICATION - NOT USER
+/// INPUT]` text, bare or inside a `<system-reminder>`.
+pub fn is_system_notification(text: &str) -> bool {
+    let t = text.trim_start();
+    let t = t
+        .strip_prefix("<system-reminder>")
+        .map_or(t, str::trim_start);
+    t.starts_with("[SYSTEM NOTIFICATION - NOT USER INPUT]") || t.starts_with("<task-notification>")
+}
+
+/// A recorded prompt's whole text: the input's, else the (shortened) name.
+fn prompt_text<'a>(name: &'a str, input: &'a Value) -> &'a str {
+    input.get("prompt").and_then(Value::as_str).unwrap_or(name)
+}
 
 impl Event {
     pub fn new(kind: EventKind, name: impl Into<String>) -> Event {
@@ -197,8 +220,13 @@ impl Event {
         self
     }
 
-    /// A prompt: `/hope:intent args` becomes `command:hope:intent`, anything else `prompt:<text>`.
+    /// A prompt: `/hope:intent args` becomes `command:hope:intent`, Claude Code's own notice
+    /// `lifecycle:SystemNotification` (see [`is_system_notification`]), anything else
+    /// `prompt:<text>`.
     pub fn prompt(text: &str) -> Event {
+        if is_system_notification(text) {
+            return Event::system_notification(text);
+        }
         let trimmed = text.trim_start();
         if let Some(rest) = trimmed.strip_prefix('/') {
             let name: String = rest.split_whitespace().next().unwrap_or("").to_string();
@@ -224,6 +252,12 @@ impl Event {
 
     pub fn lifecycle(name: &str) -> Event {
         Event::new(EventKind::Lifecycle, name)
+    }
+
+    /// A notice Claude Code sent through UserPromptSubmit (a background task finished): not a
+    /// prompt, so no `prompt:*` trigger takes it; a sequence may bind to it by name.
+    pub fn system_notification(text: &str) -> Event {
+        Event::lifecycle(SYSTEM_NOTIFICATION).with_input(serde_json::json!({ "prompt": text }))
     }
 
     /// `kind:name`.

@@ -139,9 +139,10 @@ fn context_lost(source: Option<&str>) -> bool {
 
 /// The `[SEED SEQUENCE]` line to inject now (UserPromptSubmit and SessionStart only). A
 /// sequence's line is due when it changed since it was last injected, every `every` prompts
-/// (0: never just for being due), and always after a SessionStart that lost context. The due
-/// lines make one line of at most [`GUIDANCE_MAX_CHARS`] (see [`one_line`]); a due line that
-/// does not fit stays due, so the next prompt brings it.
+/// (0: never just for being due; a system notification is no prompt), and always after a
+/// SessionStart that lost context. The due lines make one line of at most
+/// [`GUIDANCE_MAX_CHARS`] (see [`one_line`]); a due line that does not fit stays due, so the
+/// next prompt brings it.
 pub fn guidance(
     h: &HookInput,
     loaded: &[Loaded],
@@ -149,10 +150,13 @@ pub fn guidance(
     meta: &mut SessionMeta,
     every: u32,
 ) -> Option<String> {
-    let prompt = h.event == "UserPromptSubmit";
-    if !prompt && h.event != "SessionStart" {
+    if h.event != "UserPromptSubmit" && h.event != "SessionStart" {
         return None;
     }
+    // Claude Code's own notice (a background task finished) is no prompt: it neither counts
+    // towards `every` nor makes the line due; a line that changed still goes with it.
+    let prompt = h.event == "UserPromptSubmit"
+        && !crate::engine::event::is_system_notification(h.prompt.as_deref().unwrap_or(""));
     let force = !prompt && context_lost(h.source.as_deref());
     let mut due: Vec<(&str, String)> = Vec::new();
     for (l, snap) in loaded.iter().zip(snaps) {

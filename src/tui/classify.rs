@@ -50,7 +50,7 @@ pub fn classify<R: Rec + ?Sized>(r: &R) -> Class {
         "PreToolUse" => return Class::Pre,
         "PostToolUse" => return Class::Post { failed: false },
         "PostToolUseFailure" => return Class::Post { failed: true },
-        "UserPromptSubmit" => return Class::Prompt,
+        "UserPromptSubmit" if !is_notice(kind, r.event()) => return Class::Prompt,
         "Stop" | "SubagentStop" => return Class::Stop,
         _ => {}
     }
@@ -61,9 +61,18 @@ pub fn classify<R: Rec + ?Sized>(r: &R) -> Class {
         (Some(Phase::Advance), Some(EventKind::Tool | EventKind::Skill)) => {
             Class::Post { failed: false }
         }
-        (_, Some(EventKind::Prompt | EventKind::Command)) => Class::Prompt,
+        (_, Some(EventKind::Prompt | EventKind::Command)) if !is_notice(kind, r.event()) => {
+            Class::Prompt
+        }
         _ => Class::Lifecycle,
     }
+}
+
+/// Claude Code's own notice sent as a prompt (a background task finished): an event row, not
+/// a prompt. A lite record of an older log still calls it a prompt; its name tells.
+fn is_notice(kind: Option<EventKind>, ev: Option<(EventKind, &str)>) -> bool {
+    kind == Some(EventKind::Lifecycle)
+        || ev.is_some_and(|(_, name)| crate::engine::event::is_system_notification(name))
 }
 
 pub fn gate_of<R: Rec + ?Sized>(r: &R) -> Gate {

@@ -334,6 +334,13 @@ impl Rows {
                         non_empty(r.hook(), "hook"),
                         r.error().unwrap_or_default().to_string(),
                     ),
+                    // A prompt row that is no prompt is Claude Code's notice (an older log
+                    // recorded it as a prompt).
+                    _ if r.hook() == "UserPromptSubmit" => (
+                        RowKind::Lifecycle,
+                        crate::engine::event::SYSTEM_NOTIFICATION.to_string(),
+                        String::new(),
+                    ),
                     _ => {
                         let name = ev
                             .filter(|(kind, _)| *kind == EventKind::Lifecycle)

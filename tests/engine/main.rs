@@ -14,3 +14,4 @@ mod recovery_guards;
 mod recovery_paths;
 mod seed_tools_neutral;
 mod semantics;
+mod system_notifications;

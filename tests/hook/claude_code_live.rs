@@ -39,3 +39,41 @@ fn tool_search_loading_seeds_tools_is_never_refused_or_warned_about() {
         assert_eq!(gate["verdict"]["kind"], "neutral", "{sequence}: {gate}");
     }
 }
+
+/// What 2.1.328 hands the hook when a background subagent finishes.
+const NOTIFICATION: &str = "<task-notification>\n<task-id>a74bfa15b6a4f6aa0</task-id>\n<tool-use-id>toolu_01AbCd</tool-use-id>\n<status>completed</status>\n<summary>Agent \"Survey the files\" finished</summary>\n<result>The project holds the notes.</result>\n</task-notification>";
+
+#[test]
+fn a_task_notification_is_recorded_as_such_and_is_no_prompt() {
+    let s = Sandbox::new();
+    s.write_config("sequence = \"hope\"\ninject_every = 1\n");
+    let sid = "7d1c4a52-0f0e-4c59-9a51-5b0a2c6f0d12";
+    let prompt = |text: &str| payload("UserPromptSubmit", sid, json!({ "prompt": text }));
+    let status = || {
+        let out = s
+            .cmd()
+            .args(["status", "--session", sid, "--json"])
+            .output()
+            .unwrap();
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()["step"].clone()
+    };
+    let r = s.hook(&[], prompt("add a caching layer"));
+    assert!(r.stdout.contains("[SEED SEQUENCE]"), "{}", r.stdout);
+    let before = status();
+
+    let r = s.hook(&[], prompt(NOTIFICATION));
+    assert_eq!((r.stdout.as_str(), r.code), ("", 0), "{}", r.stderr);
+    let rec = s.log_lines(sid).pop().unwrap();
+    assert_eq!(rec["hook"], "UserPromptSubmit");
+    assert_eq!(
+        (&rec["event"]["kind"], &rec["event"]["name"]),
+        (&json!("lifecycle"), &json!("SystemNotification")),
+        "{rec}"
+    );
+    assert_eq!(rec["event"]["input"]["prompt"], NOTIFICATION);
+    assert_eq!(status(), before, "the sequence did not move");
+
+    // A prompt of the user's still gets the line (inject_every = 1).
+    let r = s.hook(&[], prompt("and add metrics"));
+    assert!(r.stdout.contains("[SEED SEQUENCE]"), "{}", r.stdout);
+}

@@ -20,6 +20,7 @@ mod walk_anchor_seaam;
 mod walk_hope;
 mod walk_hope_consult;
 mod walk_hope_loops;
+mod walk_hope_notifications;
 mod walk_hope_progress;
 mod walk_hope_routes;
 mod walk_plan_then_build;

@@ -3,6 +3,7 @@
 //! reference §6; the real transcripts in `../shared/fixtures` are only read in place.
 
 mod layouts;
+mod notifications;
 mod refusals;
 mod replay_summary;
 mod shapes;

@@ -8,6 +8,7 @@ mod demo;
 mod docs_images;
 mod e2e;
 mod feed;
+mod notifications;
 mod replay;
 mod screens;
 mod sequences;

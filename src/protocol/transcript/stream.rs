@@ -237,7 +237,20 @@ impl<'t> Stream<'t> {
         let Some(text) = line::content_text(message.and_then(|m| m.get("content"))) else {
             return;
         };
-        if let Some(prompt) = line::command_prompt(&text) {
+        // Claude Code's own notice (a background task finished) starts a turn but is no
+        // prompt; 2.1.x marks the line, older versions only the text (`Event::prompt`).
+        let notice = v.pointer("/origin/kind").and_then(Value::as_str) == Some("task-notification");
+        if notice {
+            self.new_turn();
+            self.emit(
+                ts,
+                "UserPromptSubmit",
+                Phase::Advance,
+                Event::system_notification(&text),
+                None,
+            )
+            .extra = json!({ "prompt": text });
+        } else if let Some(prompt) = line::command_prompt(&text) {
             self.command(&prompt, ts);
         } else if line::is_interruption(&text) {
             self.stop_candidate = None;
