@@ -44,6 +44,8 @@ pub enum Command {
     Doctor(JsonArg),
     /// MCP server over stdio exposing seed's tools to the agent.
     Mcp(McpArgs),
+    /// Draft a sequence from the workflow past sessions followed, and show what it would refuse.
+    Learn(LearnArgs),
 }
 
 #[derive(Debug, Args)]
@@ -195,4 +197,32 @@ pub struct McpArgs {
     /// Sequence name or path.
     #[arg(long, value_name = "NAME|PATH")]
     pub sequence: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct LearnArgs {
+    /// Claude Code transcripts or seed session logs, or folders of them (a project's folder
+    /// under ~/.claude/projects/, seed's state directory).
+    #[arg(required = true, value_name = "SOURCE")]
+    pub sources: Vec<PathBuf>,
+    /// Write the draft: the manifest to FILE (`.toml`), its diagram beside it (`.mmd`).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Leave out activities and edges seen fewer times than this.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub min_count: u64,
+    /// Leave out edges whose dependency (heuristics miner, -1 to 1) is lower than this.
+    #[arg(
+        long,
+        value_name = "D",
+        default_value_t = 0.5,
+        allow_negative_numbers = true
+    )]
+    pub dependency: f64,
+    /// The drafted sequence's name (default: the --out file's name, else `learned`).
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Print the report and the draft as JSON.
+    #[arg(long)]
+    pub json: bool,
 }

@@ -14,6 +14,7 @@ pub mod dialects;
 pub mod engine;
 pub mod export;
 pub mod hook;
+pub mod learn;
 pub mod mcp;
 pub mod protocol;
 pub mod replay;

@@ -27,6 +27,7 @@ fn main() -> ExitCode {
         Command::Uninstall(a) => commands::install::run(a, true),
         Command::Doctor(a) => commands::doctor::run(a),
         Command::Mcp(a) => commands::mcp::run(a),
+        Command::Learn(a) => commands::learn::run(a),
     };
     match result {
         Ok(code) => code,

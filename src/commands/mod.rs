@@ -15,6 +15,7 @@ pub mod doctor;
 pub mod hook;
 pub mod install;
 pub mod install_mcp;
+pub mod learn;
 pub mod mcp;
 pub mod replay;
 pub mod screenshot;

@@ -17,6 +17,7 @@ const COMMANDS: &[&str] = &[
     "uninstall",
     "doctor",
     "mcp",
+    "learn",
 ];
 
 fn help(args: &[&str]) -> String {
