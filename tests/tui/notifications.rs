@@ -32,6 +32,8 @@ fn model(records: &[Record]) -> Model {
     let info = SessionInfo {
         id: "s-notice".into(),
         source: String::new(),
+        project: None,
+        started: None,
     };
     let mut m = Model::new(info, vec![Seq::new(machine, true)], "default");
     let entries = records
