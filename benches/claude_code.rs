@@ -8,7 +8,9 @@
 //! SEED_BENCH_RUNS=5 SEED_BENCH_CALLS=4,40 cargo bench --bench claude_code
 //! SEED_CLAUDE=/path/to/claude cargo bench --bench claude_code
 //!
-//! A variant is a name and how it sets up the project (see `VARIANTS`): add one there.
+//! A variant is a name and how it sets up the project (see `VARIANTS`): add one there. The
+//! stand-in answers an http hook at `Scenario::model_url() + "/hook"` with `{}`, and serves an
+//! MCP server at `/mcp/anchor` (`Scenario::anchor_mcp`) for `mcp_tool` hooks.
 
 #[path = "../tests/claude_code/harness/mod.rs"]
 mod harness;

@@ -67,6 +67,12 @@ impl Scenario {
         self.dir.path().join("project")
     }
 
+    /// The stand-in's base URL: `/hook…` answers an http hook with `{}`, `/mcp/anchor` is the
+    /// anchor MCP server.
+    pub fn model_url(&self) -> String {
+        self.model.url()
+    }
+
     /// `seed install --local ARGS` in the project, as a user runs it.
     pub fn install(self, args: &[&str]) -> Scenario {
         let out = seed_in(self.dir.path(), &self.project())

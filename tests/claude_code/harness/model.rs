@@ -110,7 +110,8 @@ impl Script {
 pub struct Request {
     pub path: String,
     pub body: Value,
-    /// `main`, a subagent's marker, `side` (no tools), `count_tokens`, `mcp`, or `other`.
+    /// `main`, a subagent's marker, `side` (no tools), `count_tokens`, `mcp`, `hook` (an http
+    /// hook's POST to `/hook…`), or `other`.
     pub conversation: String,
     /// The turn of the conversation's script that answered, if one did.
     pub turn: Option<usize>,
@@ -225,6 +226,11 @@ fn answer(st: &Mutex<State>, method: &Method, url: &str, body: &str) -> Answer {
             .map(|r| r.to_string().into_bytes())
             .unwrap_or_default();
         return (status, "application/json", bytes, Duration::ZERO);
+    }
+    if path.starts_with("/hook") {
+        // An http hook's endpoint: no decision, as an allowing command hook prints nothing.
+        log(&mut st, "hook", None);
+        return (200, "application/json", b"{}".to_vec(), Duration::ZERO);
     }
     if path == "/v1/messages/count_tokens" {
         log(&mut st, "count_tokens", None);
