@@ -93,7 +93,6 @@ fn a_foreground_subagents_calls_carry_the_agent_and_its_stop_is_never_held() {
 }
 
 #[test]
-#[ignore = "finding 4: waits for its fix"]
 fn a_background_subagents_notification_is_not_stepped_as_a_prompt() {
     let Some(s) = Scenario::new() else { return };
     let note = s.project().join("note.md");
