@@ -32,7 +32,7 @@ pub struct Snapshot {
     pub steps: u64,
     /// Denials in a row per tool and objection (not per input), for the deadlock breaker.
     pub denials: BTreeMap<String, u32>,
-    /// Stop hooks blocked so far.
+    /// Stop hooks blocked since the user's last prompt.
     pub stop_blocks: u32,
     pub checkpoints: BTreeMap<String, Checkpoint>,
     /// A top-level final state was reached.

@@ -159,7 +159,8 @@ impl Machine {
         if &snap.facts != facts {
             snap.facts = facts.clone();
         }
-        // A prompt starts a turn: a stop held in the last one counts no more.
+        // A prompt of the user's starts a turn: the stops held in the last one count no more
+        // (a system notification is no prompt, see `Event::prompt`).
         if matches!(event.kind, EventKind::Prompt | EventKind::Command) {
             snap.stop_blocks = 0;
         }
@@ -174,7 +175,7 @@ impl Machine {
                 report.verdict = Some(v);
             }
             Phase::Stop => {
-                let v = verdict::stop(self, snap, event);
+                let v = verdict::stop(self, snap);
                 report.verdict = Some(v);
                 if !report.verdict.as_ref().is_some_and(|v| v.blocks()) {
                     self.advance(snap, event, &mut report);

@@ -245,13 +245,13 @@ pub(crate) fn gate_with(m: &Machine, snap: &mut Snapshot, ev: &Event, advise: bo
     }
 }
 
-pub fn stop(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
+/// The Stop decision. An unfinished sequence (or a policy denying `Stop`) blocks while seed's
+/// own blocks since the user's last prompt are fewer than `max_blocks`, and never at
+/// `max_blocks`: so a turn always ends. `stop_hook_active` decides nothing: Claude Code keeps
+/// it true for the rest of a turn after one block, even after more calls, which would make
+/// every limit one.
+pub fn stop(m: &Machine, snap: &mut Snapshot) -> Verdict {
     let gate = m.chart.settings.stop;
-    let active_hook = ev
-        .input
-        .get("stop_hook_active")
-        .and_then(|v| v.as_bool())
-        .unwrap_or(false);
     let progress = m.progress(snap);
     let finished = progress.ended.is_some() || snap.halted;
     let held = (!finished).then(|| held_stop(m, snap)).flatten();
@@ -261,7 +261,6 @@ pub fn stop(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
     };
     let unfinished = gate.block_until_final && !finished;
     let may_block = (unfinished || held.is_some())
-        && !active_hook
         && snap.stop_blocks < gate.max_blocks
         && mode == Enforcement::Enforce;
     let next = m.expected_next(snap).map(|n| n.tool);
@@ -301,7 +300,7 @@ pub fn stop(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
     }
     let mut v = allow(VerdictKind::StopAllowed, mode, next);
     // A policy that holds the stop, in advise mode (or with no block left), warns instead.
-    if held.is_some() && mode != Enforcement::Observe && !active_hook {
+    if held.is_some() && mode != Enforcement::Observe {
         v.warning = Some(reason.clone());
         v.reason = reason;
     }

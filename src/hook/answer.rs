@@ -120,9 +120,7 @@ pub fn respond(
             let emit_allow = cfg.emit_allow && expected;
             output::pre_tool_use(v.decision, &v.reason, v.warning.as_deref(), emit_allow)
         }
-        (Some(Phase::Stop), _) if v.decision == Decision::Block && !h.stop_hook_active => {
-            output::stop_block(&v.reason)
-        }
+        (Some(Phase::Stop), _) if v.decision == Decision::Block => output::stop_block(&v.reason),
         // A stop a sequence would hold, let through (advise mode): the user is told.
         (Some(Phase::Stop), "Stop") => match &v.warning {
             Some(w) => output::system_message(w),

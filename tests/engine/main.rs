@@ -14,4 +14,5 @@ mod recovery_guards;
 mod recovery_paths;
 mod seed_tools_neutral;
 mod semantics;
+mod stop_blocks;
 mod system_notifications;

@@ -77,3 +77,55 @@ fn a_task_notification_is_recorded_as_such_and_is_no_prompt() {
     let r = s.hook(&[], prompt("and add metrics"));
     assert!(r.stdout.contains("[SEED SEQUENCE]"), "{}", r.stdout);
 }
+
+/// Write, then Bash, then Read: unfinished until all three ran.
+const HELD: &str = r#"{
+  "name": "held",
+  "enforcement": "enforce",
+  "off_path": "deny",
+  "stop": { "block_until_final": true, "max_blocks": 2 },
+  "start": ["Write"],
+  "tool_transitions": { "Write": { "next_allowed": ["Bash"] }, "Bash": { "next_allowed": ["Read"] } }
+}"#;
+
+#[test]
+fn stop_is_held_max_blocks_times_per_prompt_as_claude_code_sends_it() {
+    let s = Sandbox::new();
+    let seqs = s.project().join(".seed/sequences");
+    std::fs::create_dir_all(&seqs).unwrap();
+    std::fs::write(seqs.join("held.json"), HELD).unwrap();
+    s.write_config("sequence = \"held\"\n");
+    let sid = "7d1c4a52-0f0e-4c59-9a51-5b0a2c6f0d13";
+    let send = |event: &str, extra: Value| s.hook(&[], payload(event, sid, extra));
+    let stop = |active: bool| {
+        let r = send(
+            "Stop",
+            json!({ "stop_hook_active": active, "last_assistant_message": "Done." }),
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        if r.stdout.is_empty() {
+            "allow".to_string()
+        } else {
+            r.json()["decision"].as_str().unwrap().to_string()
+        }
+    };
+    let ran = |tool: &str, id: &str| {
+        let call = pre(tool, json!({ "command": "echo ran" }), id);
+        assert_eq!(send("PreToolUse", call.clone()).stdout, "");
+        let mut post = call;
+        post["tool_response"] = json!({ "stdout": "ran", "stderr": "", "interrupted": false });
+        assert_eq!(send("PostToolUse", post).stdout, "");
+    };
+    send("UserPromptSubmit", json!({ "prompt": "Write the note." }));
+    ran("Write", "toolu_01W");
+    // As 2.1.328 sends it: after the first block, `stop_hook_active` stays true for the turn.
+    let mut decisions = vec![stop(false)];
+    ran("Bash", "toolu_02B");
+    decisions.extend([stop(true), stop(true)]);
+    send("UserPromptSubmit", json!({ "prompt": "Anything else?" }));
+    decisions.extend([stop(false), stop(true), stop(true)]);
+    assert_eq!(
+        decisions,
+        ["block", "block", "allow", "block", "block", "allow"]
+    );
+}

@@ -51,9 +51,9 @@ impl Machine {
         self.enter(snap, &entry, &input, internal, report);
         if !exited.is_empty() || !entry.is_empty() {
             report.changed = true;
-            // A state change resets the deadlock breaker: the agent made progress.
+            // A state change resets the deadlock breaker: the agent made progress. The Stop
+            // blocks are counted per prompt, not per move: a looping step would renew them.
             breaker::on_progress(snap);
-            snap.stop_blocks = 0;
             // Recovery now starts from the new configuration, not from an old denial.
             snap.denied = None;
         }
