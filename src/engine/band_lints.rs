@@ -133,7 +133,7 @@ impl Machine {
             };
             for &target in &t.targets {
                 if let Some(to) = child_of(chart, parent, target).filter(|to| *to != from) {
-                    g.update_edge(nodes[pos[&from]], nodes[pos[&to]], ());
+                    g.add_edge(nodes[pos[&from]], nodes[pos[&to]], ());
                     edges.push((from, to, t.span));
                 }
             }

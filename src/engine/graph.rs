@@ -4,6 +4,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::FxSet;
 use super::ir::{StateId, StateKind, Transition, Trigger};
 use super::machine::Machine;
 use super::snapshot::Snapshot;
@@ -43,7 +44,7 @@ impl Machine {
     pub(crate) fn edges_from(&self, atomic: StateId) -> Vec<Edge> {
         let chart = &self.chart;
         let mut out = Vec::new();
-        let mut taken: Vec<&Trigger> = Vec::new();
+        let mut taken: FxSet<&Trigger> = FxSet::default();
         for ti in self.transitions_for(atomic) {
             let t: &Transition = &chart.transitions[ti];
             // A transition on the root fires from any state: a global re-entry (a command
@@ -56,11 +57,11 @@ impl Machine {
             }
             // The first unguarded candidate for a trigger wins (deeper source, then document
             // order): the same trigger later in the list never fires from this state.
-            if taken.contains(&&t.trigger) {
+            if taken.contains(&t.trigger) {
                 continue;
             }
             if t.guard.is_none() {
-                taken.push(&t.trigger);
+                taken.insert(&t.trigger);
             }
             let cost = match &t.trigger {
                 Trigger::Event(_) => 1,

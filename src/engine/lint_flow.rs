@@ -7,10 +7,69 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use super::FxMap;
 use super::guard::compare;
 use super::ir::{Action, CmpOp, Guard, StateId, StateKind, Trigger};
 use super::lint::Lint;
 use super::machine::Machine;
+
+/// A hash of `g` that equal guards share: numbers by value (`1` and `1.0` alike, `-0.0` as
+/// `0.0`), objects whatever their key order, as `==` compares them.
+fn guard_hash(g: &Guard) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    fn value(v: &Value, h: &mut impl Hasher) {
+        match v {
+            Value::Null => 0u8.hash(h),
+            Value::Bool(b) => (1u8, b).hash(h),
+            Value::Number(n) => (2u8, n.as_f64().map(|f| (f + 0.0).to_bits())).hash(h),
+            Value::String(s) => (3u8, s).hash(h),
+            Value::Array(a) => {
+                (4u8, a.len()).hash(h);
+                a.iter().for_each(|v| value(v, h));
+            }
+            Value::Object(o) => {
+                let entries = o.iter().fold(0u64, |acc, (k, v)| {
+                    let mut e = foldhash::fast::FixedState::default().build_hasher();
+                    k.hash(&mut e);
+                    value(v, &mut e);
+                    acc.wrapping_add(e.finish())
+                });
+                (5u8, o.len(), entries).hash(h);
+            }
+        }
+    }
+    fn guard(g: &Guard, h: &mut impl Hasher) {
+        std::mem::discriminant(g).hash(h);
+        match g {
+            Guard::True => {}
+            Guard::All { of } | Guard::Any { of } => {
+                of.len().hash(h);
+                of.iter().for_each(|x| guard(x, h));
+            }
+            Guard::Not { guard: x } => guard(x, h),
+            Guard::Flag { name } | Guard::FileExists { reader: name } => name.hash(h),
+            Guard::Var { name, op, value: v }
+            | Guard::Reader { name, op, value: v }
+            | Guard::Result {
+                pointer: name,
+                op,
+                value: v,
+            } => {
+                (name, *op as u8).hash(h);
+                value(v, h);
+            }
+            Guard::InList { pointer, var } => (pointer, var).hash(h),
+            Guard::Count { name, op, value: v } => {
+                (name, *op as u8, (*v + 0.0).to_bits()).hash(h);
+            }
+            Guard::In { state } => state.hash(h),
+            Guard::Input { pointer, matcher } => (pointer, matcher).hash(h),
+        }
+    }
+    let mut h = foldhash::fast::FixedState::default().build_hasher();
+    guard(g, &mut h);
+    h.finish()
+}
 
 /// Why a transition never fires.
 #[derive(Debug, Clone, PartialEq)]
@@ -154,17 +213,31 @@ impl Machine {
             .collect();
         // Within one state, in the order the step tries them: the first live transition on a
         // trigger with no condition (or with a given condition) wins over every later one.
+        // Looked up by trigger and condition, not by scanning the earlier ones: a step with
+        // 100k ways out stays linear.
         for list in &self.candidates {
-            let mut seen: Vec<usize> = Vec::new();
-            for &ti in list {
+            // Per trigger: the first live unguarded transition, and the first per guard (by
+            // the guard's hash, compared in full).
+            type Seen = (Option<(usize, usize)>, FxMap<u64, Vec<(usize, usize)>>);
+            let mut first: FxMap<&Trigger, Seen> = FxMap::default();
+            for (at, &ti) in list.iter().enumerate() {
                 if dead[ti].is_some() {
                     continue;
                 }
                 let t = &chart.transitions[ti];
-                let earlier = seen.iter().copied().find(|&e| {
-                    let o = &chart.transitions[e];
-                    o.trigger == t.trigger && (o.guard.is_none() || o.guard == t.guard)
+                let (unguarded, guarded) = first.entry(&t.trigger).or_default();
+                let same_guard = t.guard.as_ref().and_then(|g| {
+                    guarded
+                        .get(&guard_hash(g))?
+                        .iter()
+                        .copied()
+                        .find(|&(_, e)| chart.transitions[e].guard.as_ref() == Some(g))
                 });
+                // The earlier of the two, as a scan in the step's order would meet them.
+                let earlier = match (*unguarded, same_guard) {
+                    (Some(a), Some(b)) => Some(a.min(b).1),
+                    (a, b) => a.or(b).map(|(_, e)| e),
+                };
                 match earlier {
                     Some(by) => {
                         dead[ti] = Some(Dead::Shadowed {
@@ -172,7 +245,10 @@ impl Machine {
                             same_guard: chart.transitions[by].guard.is_some(),
                         })
                     }
-                    None => seen.push(ti),
+                    None => match &t.guard {
+                        None => *unguarded = Some((at, ti)),
+                        Some(g) => guarded.entry(guard_hash(g)).or_default().push((at, ti)),
+                    },
                 }
             }
         }

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 
+use super::FxSet;
 use super::ir::{CmpOp, Guard, StateId, StateKind, Trigger};
 use super::lint::Lint;
 use super::lint_flow::Dead;
@@ -14,7 +15,7 @@ impl Machine {
     /// no condition wins over (as the step does).
     fn all_edges_from(&self, u: StateId, dead: &[Option<Dead>], shadowing: bool) -> Vec<StateId> {
         let mut out = Vec::new();
-        let mut taken: Vec<&Trigger> = Vec::new();
+        let mut taken: FxSet<&Trigger> = FxSet::default();
         for ti in self.transitions_for(u) {
             let t = &self.chart.transitions[ti];
             if dead[ti].is_some() || !self.may_fire_at(ti, u) {
@@ -25,11 +26,11 @@ impl Machine {
             {
                 continue;
             }
-            if shadowing && taken.contains(&&t.trigger) {
+            if shadowing && taken.contains(&t.trigger) {
                 continue;
             }
             if t.guard.is_none() {
-                taken.push(&t.trigger);
+                taken.insert(&t.trigger);
             }
             if t.targets.is_empty() {
                 continue;
@@ -133,7 +134,9 @@ impl Machine {
                 if e == s.id {
                     self_loop[s.id.index()] = true;
                 }
-                g.update_edge(nodes[s.id.index()], nodes[e.index()], ());
+                // Parallel edges are harmless to the components, and merging them one by one
+                // would search a step's edges again for each of its 100k ways out.
+                g.add_edge(nodes[s.id.index()], nodes[e.index()], ());
             }
         }
         for comp in kosaraju_scc(&g) {

@@ -41,3 +41,10 @@ pub use snapshot::{Facts, Snapshot};
 pub use status::Status;
 pub use step::{Phase, StepReport};
 pub use verdict::{Decision, Verdict, VerdictKind};
+
+/// Hash tables for the engine's own bookkeeping (the search's nodes, the triggers a step has
+/// already taken): foldhash is fast and deterministic, and keys are data the sequence set
+/// (equal hashes are compared in full anyway). Costs stay linear in a chart's size where a
+/// list searched again for each entry would not.
+pub(crate) type FxMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
+pub(crate) type FxSet<K> = std::collections::HashSet<K, foldhash::fast::FixedState>;

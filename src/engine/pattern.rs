@@ -16,7 +16,7 @@ use super::ir::InputMatcher;
 
 pub use matching::input_matches;
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Alt {
     /// `None`: matches tool, skill and command events.
     pub kind: Option<EventKind>,
@@ -24,7 +24,7 @@ pub struct Alt {
     pub input: Vec<(String, InputMatcher)>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Pattern {
     pub alts: Vec<Alt>,
 }

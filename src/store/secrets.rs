@@ -3,16 +3,23 @@
 //! scanners rather than regexes: compiling a regex set costs more than the whole hook budget,
 //! and each scanner here is one linear pass.
 //!
+//! Every needle (token prefixes, `eyJ`, header and scheme words, PEM armour, `://`, command
+//! names) is found in one pass of one Aho–Corasick automaton, built once per process; each
+//! scanner then looks only where its needle is. A scanner skips a match inside what an
+//! earlier match of the same needle already read: the later one would find a part of the
+//! same span or nothing (so `sk-sk-sk-…` is read once, not once per match). A text shorter
+//! than any secret is not scanned at all: a payload of millions of one-letter strings costs
+//! one length check each.
+//!
 //! This file finds secrets by their shape; `assignments` finds them by the name they are
 //! given, and `commands` as the password flags of known commands.
 
 mod assignments;
 mod commands;
 
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use memchr::memmem::{FindIter, Finder};
+use aho_corasick::AhoCorasick;
 
 use assignments::assignment_spans;
 pub(crate) use assignments::sensitive_key;
@@ -27,184 +34,311 @@ enum Start {
     Anywhere,
 }
 
-/// Token shapes: prefix, minimum length after it, whether `-` is part of the token, and where
-/// it may start.
-const PREFIXES: &[(&str, usize, bool, Start)] = &[
-    ("sk-ant-", 20, true, Start::Anywhere),
-    ("sk-proj-", 20, true, Start::Anywhere),
-    ("sk-", 20, true, Start::Word),
-    ("ghp_", 30, false, Start::Anywhere),
-    ("gho_", 30, false, Start::Anywhere),
-    ("ghu_", 30, false, Start::Anywhere),
-    ("ghs_", 30, false, Start::Anywhere),
-    ("ghr_", 30, false, Start::Anywhere),
-    ("github_pat_", 30, false, Start::Anywhere),
-    ("glpat-", 20, true, Start::Anywhere),
-    ("xoxb-", 10, true, Start::Anywhere),
-    ("xoxp-", 10, true, Start::Anywhere),
-    ("xoxa-", 10, true, Start::Anywhere),
-    ("xoxs-", 10, true, Start::Anywhere),
-    ("AKIA", 16, false, Start::Word),
-    ("ASIA", 16, false, Start::Word),
-    ("AIza", 30, true, Start::Word),
-    ("npm_", 30, false, Start::Word),
-    ("hf_", 30, false, Start::Word),
+/// A token shape: its prefix, the fewest characters after it, whether `-` is part of the
+/// token, where it may start, and the fewest characters after it when glued to a word.
+struct Prefix {
+    text: &'static str,
+    min: usize,
+    dash: bool,
+    start: Start,
+    /// Glued to a word (`task-proj-…`) a token must also look random: long, with a digit, as
+    /// real keys are. A prefix no word ends with keeps its own length (GitLab's are 20).
+    glued_min: usize,
+}
+
+const fn prefix(text: &'static str, min: usize, dash: bool, start: Start) -> Prefix {
+    let glued_min = if min > 30 { min } else { 30 };
+    Prefix {
+        text,
+        min,
+        dash,
+        start,
+        glued_min,
+    }
+}
+
+/// Token shapes.
+const PREFIXES: &[Prefix] = &[
+    prefix("sk-ant-", 20, true, Start::Anywhere),
+    prefix("sk-proj-", 20, true, Start::Anywhere),
+    prefix("sk-", 20, true, Start::Word),
+    prefix("ghp_", 30, false, Start::Anywhere),
+    prefix("gho_", 30, false, Start::Anywhere),
+    prefix("ghu_", 30, false, Start::Anywhere),
+    prefix("ghs_", 30, false, Start::Anywhere),
+    prefix("ghr_", 30, false, Start::Anywhere),
+    prefix("github_pat_", 30, false, Start::Anywhere),
+    // GitLab personal access tokens are 20 characters after the prefix.
+    Prefix {
+        glued_min: 20,
+        ..prefix("glpat-", 20, true, Start::Anywhere)
+    },
+    prefix("xoxb-", 10, true, Start::Anywhere),
+    prefix("xoxp-", 10, true, Start::Anywhere),
+    prefix("xoxa-", 10, true, Start::Anywhere),
+    prefix("xoxs-", 10, true, Start::Anywhere),
+    prefix("AKIA", 16, false, Start::Word),
+    prefix("ASIA", 16, false, Start::Word),
+    prefix("AIza", 30, true, Start::Word),
+    prefix("npm_", 30, false, Start::Word),
+    prefix("hf_", 30, false, Start::Word),
     // Stripe: secret and restricted keys, live and test, and webhook signing secrets.
-    ("sk_live_", 16, false, Start::Word),
-    ("sk_test_", 16, false, Start::Word),
-    ("rk_live_", 16, false, Start::Word),
-    ("rk_test_", 16, false, Start::Word),
-    ("whsec_", 24, false, Start::Word),
+    prefix("sk_live_", 16, false, Start::Word),
+    prefix("sk_test_", 16, false, Start::Word),
+    prefix("rk_live_", 16, false, Start::Word),
+    prefix("rk_test_", 16, false, Start::Word),
+    prefix("whsec_", 24, false, Start::Word),
 ];
 
 const HEADER_WORDS: &[&str] = &["Authorization", "authorization", "AUTHORIZATION"];
 const BEARER_WORDS: &[&str] = &["Bearer ", "bearer ", "BEARER ", "Basic ", "basic "];
 
+/// The shortest text any scanner flags (`auth:'x`, `://a:b@`): shorter ones hold no secret.
+const SHORTEST_SECRET: usize = 7;
+
 fn token_char(b: u8, dash: bool) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || (dash && b == b'-')
 }
 
-/// Every needle the scanners look for, each searcher built once per process: a hook scans
-/// every string of its payload, and building ~35 searchers for each string cost more than the
-/// searches themselves.
-static FINDERS: LazyLock<HashMap<&'static str, Finder<'static>>> = LazyLock::new(|| {
-    let fixed = ["eyJ", "-----BEGIN ", "://"];
-    PREFIXES
-        .iter()
-        .map(|p| p.0)
-        .chain(HEADER_WORDS.iter().copied())
-        .chain(BEARER_WORDS.iter().copied())
-        .chain(commands::names())
-        .chain(fixed)
-        .map(|n| (n, Finder::new(n.as_bytes())))
-        .collect()
-});
-
-fn find_all<'a>(hay: &'a str, needle: &'static str) -> FindIter<'a, 'static> {
-    match FINDERS.get(needle) {
-        Some(f) => f.find_iter(hay.as_bytes()),
-        None => memchr::memmem::find_iter(hay.as_bytes(), needle.as_bytes()),
-    }
+/// What a needle of the automaton starts.
+#[derive(Clone, Copy)]
+enum Needle {
+    Prefix(&'static Prefix),
+    Jwt,
+    Header,
+    Bearer,
+    Pem,
+    Url,
+    /// A known command (its index in `commands`' table).
+    Command(usize),
 }
+
+/// Every needle in one automaton, and what each one starts.
+struct Needles {
+    automaton: AhoCorasick,
+    kinds: Vec<(Needle, &'static str)>,
+}
+
+static NEEDLES: LazyLock<Needles> = LazyLock::new(|| {
+    let mut kinds: Vec<(Needle, &'static str)> = PREFIXES
+        .iter()
+        .map(|p| (Needle::Prefix(p), p.text))
+        .collect();
+    kinds.push((Needle::Jwt, "eyJ"));
+    kinds.extend(HEADER_WORDS.iter().map(|w| (Needle::Header, *w)));
+    kinds.extend(BEARER_WORDS.iter().map(|w| (Needle::Bearer, *w)));
+    kinds.push((Needle::Pem, "-----BEGIN "));
+    kinds.push((Needle::Url, "://"));
+    kinds.extend(commands::names().map(|(i, n)| (Needle::Command(i), n)));
+    let automaton = AhoCorasick::new(kinds.iter().map(|(_, n)| n))
+        .expect("a few dozen fixed ASCII needles always make an automaton");
+    Needles { automaton, kinds }
+});
 
 /// Byte spans of secrets in `s`.
 pub(crate) fn secret_spans(s: &str) -> Vec<(usize, usize)> {
+    if s.len() < SHORTEST_SECRET {
+        return Vec::new();
+    }
+    scan(s)
+}
+
+/// [`secret_spans`] without the length check.
+fn scan(s: &str) -> Vec<(usize, usize)> {
     let b = s.as_bytes();
     let mut spans = Vec::new();
-    let boundary = |at: usize| at == 0 || !token_char(b[at - 1], true);
-    for &(prefix, min, dash, starts) in PREFIXES {
-        for at in find_all(s, prefix) {
-            if starts == Start::Word && !boundary(at) {
-                continue;
-            }
-            let start = at + prefix.len();
-            let end = start
-                + b[start..]
-                    .iter()
-                    .take_while(|c| token_char(**c, dash))
-                    .count();
-            // Glued to a word (`task-proj-…`), a token must also look random: long, with a
-            // digit, as real keys are.
-            let glued = !boundary(at);
-            let long_enough = end - start >= if glued { min.max(30) } else { min };
-            if long_enough && (!glued || b[start..end].iter().any(u8::is_ascii_digit)) {
-                spans.push((at, end));
-            }
-        }
-    }
-    // JWTs: three base64url segments, the first starting `eyJ`.
-    for at in find_all(s, "eyJ") {
-        if !boundary(at) {
+    let needles = &*NEEDLES;
+    // Per needle: how far its last match read. A match before that is inside it.
+    let mut read_to = vec![0usize; needles.kinds.len()];
+    let mut pem = Pem::default();
+    let mut header = Header::default();
+    for m in needles.automaton.find_overlapping_iter(b) {
+        let id = m.pattern().as_usize();
+        let (at, word) = (m.start(), needles.kinds[id].1);
+        if at < read_to[id] {
             continue;
         }
-        let len = b[at..]
-            .iter()
-            .take_while(|c| token_char(**c, true) || **c == b'.')
-            .count();
-        let dots = b[at..at + len].iter().filter(|c| **c == b'.').count();
-        if dots >= 2 && len >= 30 {
-            spans.push((at, at + len));
-        }
-    }
-    // `Authorization: <anything up to the end of the value>`.
-    for word in HEADER_WORDS {
-        for at in find_all(s, word) {
-            let mut i = at + word.len();
-            while i < b.len() && matches!(b[i], b'"' | b'\'' | b':' | b'=' | b' ' | b'\\') {
-                i += 1;
-            }
-            let end = i + b[i..]
-                .iter()
-                .take_while(|c| !matches!(**c, b'"' | b'\'' | b'\n' | b'\r' | b'\\' | b','))
-                .count();
-            if end > i {
-                spans.push((i, end));
-            }
-        }
-    }
-    for word in BEARER_WORDS {
-        for at in find_all(s, word) {
-            let start = at + word.len();
-            let end = start
-                + b[start..]
-                    .iter()
-                    .take_while(|c| {
-                        token_char(**c, true) || matches!(**c, b'.' | b'+' | b'/' | b'=')
-                    })
-                    .count();
-            if end - start >= 16 {
-                spans.push((start, end));
-            }
-        }
-    }
-    // PEM private keys, up to their END line (or the end of the text).
-    for at in find_all(s, "-----BEGIN ") {
-        let head_end = match s[at..].find("-----\n").or_else(|| s[at..].find("-----\\n")) {
-            Some(e) => at + e,
-            None => continue,
+        read_to[id] = match needles.kinds[id].0 {
+            Needle::Prefix(p) => token_span(b, at, p, &mut spans),
+            Needle::Jwt => jwt_span(b, at, &mut spans),
+            Needle::Header => header.span(b, at + word.len(), &mut spans),
+            Needle::Bearer => bearer_span(b, at + word.len(), &mut spans),
+            Needle::Pem => pem.span(s, at, &mut spans),
+            Needle::Url => url_credential_span(b, at, &mut spans),
+            Needle::Command(k) => commands::command_span(b, at, word, k, &mut spans),
         };
-        if !s[at..head_end].contains("PRIVATE KEY") {
-            continue;
+    }
+    assignment_spans(s, &mut spans);
+    aws_secret_spans(s, &mut spans);
+    spans
+}
+
+fn boundary(b: &[u8], at: usize) -> bool {
+    at == 0 || !token_char(b[at - 1], true)
+}
+
+/// A token after prefix `p` at `at`; returns where the token ends.
+fn token_span(b: &[u8], at: usize, p: &Prefix, spans: &mut Vec<(usize, usize)>) -> usize {
+    let glued = !boundary(b, at);
+    if p.start == Start::Word && glued {
+        return at;
+    }
+    let start = at + p.text.len();
+    let end = start
+        + b[start..]
+            .iter()
+            .take_while(|c| token_char(**c, p.dash))
+            .count();
+    let long_enough = end - start >= if glued { p.glued_min } else { p.min };
+    if long_enough && (!glued || b[start..end].iter().any(u8::is_ascii_digit)) {
+        spans.push((at, end));
+    }
+    end
+}
+
+/// JWTs: three base64url segments, the first starting `eyJ`.
+fn jwt_span(b: &[u8], at: usize, spans: &mut Vec<(usize, usize)>) -> usize {
+    if !boundary(b, at) {
+        return at;
+    }
+    let len = b[at..]
+        .iter()
+        .take_while(|c| token_char(**c, true) || **c == b'.')
+        .count();
+    let dots = b[at..at + len].iter().filter(|c| **c == b'.').count();
+    if dots >= 2 && len >= 30 {
+        spans.push((at, at + len));
+    }
+    at + len
+}
+
+/// `Authorization: <anything up to the end of the value>`. The word may stand inside the
+/// value of an earlier one (whose end is then its end too): that value is not read again.
+#[derive(Default)]
+struct Header {
+    /// The last value found.
+    last: (usize, usize),
+}
+
+impl Header {
+    /// The value after the word that ends at `i`. Returns `i`: what follows the word may be a
+    /// quote that ends an earlier value and opens its own, so no later match is skipped.
+    fn span(&mut self, b: &[u8], mut i: usize, spans: &mut Vec<(usize, usize)>) -> usize {
+        let after_word = i;
+        while i < b.len() && matches!(b[i], b'"' | b'\'' | b':' | b'=' | b' ' | b'\\') {
+            i += 1;
         }
-        let end = match s[head_end..].find("-----END ") {
+        let (from, to) = self.last;
+        if from <= i && i < to {
+            return after_word;
+        }
+        let end = i + b[i..]
+            .iter()
+            .take_while(|c| !matches!(**c, b'"' | b'\'' | b'\n' | b'\r' | b'\\' | b','))
+            .count();
+        if end > i {
+            spans.push((i, end));
+            self.last = (i, end);
+        }
+        after_word
+    }
+}
+
+/// `Bearer <credentials>`, from `start` (after the word). Returns how far a later match is
+/// inside: another word ends in a space, which the credentials hold none of, so it can only
+/// begin in their last few bytes.
+fn bearer_span(b: &[u8], start: usize, spans: &mut Vec<(usize, usize)>) -> usize {
+    let end = start
+        + b[start..]
+            .iter()
+            .take_while(|c| token_char(**c, true) || matches!(**c, b'.' | b'+' | b'/' | b'='))
+            .count();
+    if end - start >= 16 {
+        spans.push((start, end));
+    }
+    end.saturating_sub(BEARER_WORDS.iter().map(|w| w.len()).max().unwrap_or(0))
+}
+
+/// PEM private keys, up to their END line (or the end of the text). Matches come in order,
+/// so each marker searched for is the first one at or after a point that only moves on: it
+/// is found once and kept until a match passes it, and the text is read once, however many
+/// `-----BEGIN ` it holds.
+#[derive(Default)]
+struct Pem {
+    /// Per marker: where its last search started and what it found (`None`: not after that).
+    head: Next,
+    head_escaped: Next,
+    private: Next,
+    end: Next,
+    close: Next,
+}
+
+/// The first place of a marker at or after a point, remembered for later points.
+#[derive(Default)]
+struct Next(Option<(usize, Option<usize>)>);
+
+impl Next {
+    fn find(&mut self, s: &str, from: usize, marker: &str) -> Option<usize> {
+        match self.0 {
+            Some((searched, found)) if searched <= from && found.is_none_or(|f| f >= from) => found,
+            _ => {
+                let found = s[from..].find(marker).map(|x| from + x);
+                self.0 = Some((from, found));
+                found
+            }
+        }
+    }
+}
+
+impl Pem {
+    /// The key armoured from `at`. Returns `at`: nothing is skipped.
+    fn span(&mut self, s: &str, at: usize, spans: &mut Vec<(usize, usize)>) -> usize {
+        let head_end = match self
+            .head
+            .find(s, at, "-----\n")
+            .or_else(|| self.head_escaped.find(s, at, "-----\\n"))
+        {
+            Some(e) => e,
+            None => return at,
+        };
+        let private = self.private.find(s, at, "PRIVATE KEY");
+        if private.is_none_or(|p| p + "PRIVATE KEY".len() > head_end) {
+            return at;
+        }
+        let end = match self.end.find(s, head_end, "-----END ") {
             Some(e) => {
-                let from = head_end + e + 9;
-                s[from..]
-                    .find("-----")
-                    .map(|x| from + x + 5)
+                let from = e + 9;
+                self.close
+                    .find(s, from, "-----")
+                    .map(|x| x + 5)
                     .unwrap_or(s.len())
             }
             None => s.len(),
         };
         spans.push((at, end));
+        at
     }
-    assignment_spans(s, &mut spans);
-    commands::command_flag_spans(s, &mut spans);
-    url_credential_spans(s, &mut spans);
-    aws_secret_spans(s, &mut spans);
-    spans
 }
 
-/// `scheme://user:password@host`: the password.
-fn url_credential_spans(s: &str, spans: &mut Vec<(usize, usize)>) {
-    let b = s.as_bytes();
-    for at in find_all(s, "://") {
-        let from = at + 3;
-        let auth_len = b[from..]
-            .iter()
-            .take_while(|c| !matches!(**c, b'/' | b'@' | b'?' | b'#') && !c.is_ascii_whitespace())
-            .count();
-        let at_sign = from + auth_len;
-        if b.get(at_sign) != Some(&b'@') {
-            continue;
-        }
-        if let Some(colon) = b[from..at_sign].iter().position(|c| *c == b':') {
-            let start = from + colon + 1;
-            if at_sign > start {
-                spans.push((start, at_sign));
-            }
+/// `scheme://user:password@host`: the password. Its scan stops at the next `/`, so it never
+/// reads past another `://`: nothing is skipped (it returns `at`).
+fn url_credential_span(b: &[u8], at: usize, spans: &mut Vec<(usize, usize)>) -> usize {
+    let from = at + 3;
+    let auth_len = b[from..]
+        .iter()
+        .take_while(|c| !matches!(**c, b'/' | b'@' | b'?' | b'#') && !c.is_ascii_whitespace())
+        .count();
+    let at_sign = from + auth_len;
+    if b.get(at_sign) != Some(&b'@') {
+        return at;
+    }
+    if let Some(colon) = b[from..at_sign].iter().position(|c| *c == b':') {
+        let start = from + colon + 1;
+        if at_sign > start {
+            spans.push((start, at_sign));
         }
     }
+    at
 }
 
 /// A bare AWS secret access key: exactly 40 characters of base64 with upper case, lower case
@@ -315,3 +449,7 @@ mod tests {
 #[cfg(test)]
 #[path = "secrets/cases_tests.rs"]
 mod cases_tests;
+
+#[cfg(test)]
+#[path = "secrets/one_pass_tests.rs"]
+mod one_pass_tests;

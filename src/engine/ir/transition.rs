@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::{Span, StateId};
 use crate::engine::pattern::Pattern;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "type", content = "pattern", rename_all = "snake_case")]
 pub enum Trigger {
     /// A normalized event matching the pattern (`tool:…`, `skill:…`, `command:…`, `lifecycle:…`).
@@ -141,12 +141,23 @@ impl Guard {
 }
 
 /// How an input value is matched: a glob on its string form, or exact JSON equality.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "value", rename_all = "snake_case")]
 pub enum InputMatcher {
     Glob(String),
     Equals(Value),
     Present,
+}
+
+/// Triggers are told apart in hash sets (one per step's way out, however many): an `Equals`
+/// value is left out of the hash, which equal matchers still share.
+impl std::hash::Hash for InputMatcher {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        std::mem::discriminant(self).hash(state);
+        if let InputMatcher::Glob(g) = self {
+            g.hash(state);
+        }
+    }
 }
 
 /// Data-only actions.

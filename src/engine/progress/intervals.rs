@@ -2,12 +2,11 @@
 //! parent from the longest weighted path over its siblings (loops collapsed), band members
 //! placed inside their bands, and the weight each state counts for.
 
-use std::collections::HashMap;
-
-use petgraph::algo::{condensation, toposort};
+use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use serde::{Deserialize, Serialize};
 
+use crate::engine::FxMap;
 use crate::engine::ir::{Chart, StateId, StateKind, Trigger};
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -62,46 +61,93 @@ pub(in crate::engine) fn child_of(
 
 /// Longest weighted path ranks over a DAG of condensed components. Returns, per node, its
 /// component's rank and weight (members of a loop share one interval) and whether it loops.
+/// Linear in nodes and edges: a step with 100k ways out is one hub, and a condensation that
+/// merged its parallel edges one at a time would search the hub's edges for each.
 fn ranks(
     nodes: &[StateId],
     edges: &[(usize, usize)],
     weight: &[f64],
 ) -> (Vec<f64>, Vec<f64>, Vec<bool>) {
-    let mut g: DiGraph<usize, ()> = DiGraph::new();
+    let mut g: DiGraph<usize, ()> = DiGraph::with_capacity(nodes.len(), edges.len());
     let idx: Vec<NodeIndex> = (0..nodes.len()).map(|i| g.add_node(i)).collect();
     let mut self_loop = vec![false; nodes.len()];
     for &(a, b) in edges {
         if a != b {
-            g.update_edge(idx[a], idx[b], ());
+            g.add_edge(idx[a], idx[b], ());
         } else {
             self_loop[a] = true;
         }
     }
-    let cond = condensation(g, true);
+    // Components in reverse topological order (Kosaraju: an iterative walk, so a 100k-step
+    // chain cannot overflow the stack).
+    let mut comps = kosaraju_scc(&g);
+    comps.reverse();
     let mut comp_of = vec![0usize; nodes.len()];
-    let mut comp_w = vec![0.0; cond.node_count()];
+    let mut comp_w = vec![0.0; comps.len()];
     let mut in_loop = vec![false; nodes.len()];
-    for ci in cond.node_indices() {
-        let members = &cond[ci];
-        for &m in members {
-            comp_of[m] = ci.index();
-            comp_w[ci.index()] += weight[m];
+    for (ci, members) in comps.iter().enumerate() {
+        for m in members {
+            let m = m.index();
+            comp_of[m] = ci;
+            comp_w[ci] += weight[m];
             in_loop[m] = members.len() > 1 || self_loop[m];
         }
     }
-    let order = toposort(&cond, None).unwrap_or_else(|_| cond.node_indices().collect());
-    let mut rank = vec![0.0f64; cond.node_count()];
-    for ci in order {
-        for next in cond.neighbors(ci) {
-            let cand = rank[ci.index()] + comp_w[ci.index()];
-            if cand > rank[next.index()] {
-                rank[next.index()] = cand;
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); comps.len()];
+    for &(a, b) in edges {
+        let (ca, cb) = (comp_of[a], comp_of[b]);
+        if ca != cb {
+            out[ca].push(cb);
+        }
+    }
+    let mut rank = vec![0.0f64; comps.len()];
+    for ci in 0..comps.len() {
+        let cand = rank[ci] + comp_w[ci];
+        for &next in &out[ci] {
+            if cand > rank[next] {
+                rank[next] = cand;
             }
         }
     }
     let node_rank = (0..nodes.len()).map(|i| rank[comp_of[i]]).collect();
     let node_w = (0..nodes.len()).map(|i| comp_w[comp_of[i]]).collect();
     (node_rank, node_w, in_loop)
+}
+
+/// Per compound state, the moves between its children, in document order: `(from, to)` for
+/// each transition target where both the source and the target lie inside it. A transition
+/// counts at every common ancestor of its source and target (walked once, from their nearest
+/// common one up), not by scanning every transition for every compound.
+fn child_edges(chart: &Chart) -> FxMap<StateId, Vec<(StateId, StateId)>> {
+    let mut by_parent: FxMap<StateId, Vec<(StateId, StateId)>> = FxMap::default();
+    let mut below: FxMap<StateId, StateId> = FxMap::default();
+    for t in &chart.transitions {
+        // Failures are not progress; an edge that never fires makes no loop.
+        if matches!(t.trigger, Trigger::Error(_)) || t.guard.as_ref().is_some_and(|g| g.is_never())
+        {
+            continue;
+        }
+        // Each ancestor of the source, with the child of it that holds the source.
+        below.clear();
+        let mut child = t.source;
+        for a in chart.ancestors(t.source) {
+            below.insert(a, child);
+            child = a;
+        }
+        for &target in &t.targets {
+            let mut to = target;
+            for a in chart.ancestors(target) {
+                if let Some(&from) = below.get(&a) {
+                    // A move between descendants of one child is no loop at this level.
+                    if !(from == to && t.source != from && target != from) {
+                        by_parent.entry(a).or_default().push((from, to));
+                    }
+                }
+                to = a;
+            }
+        }
+    }
+    by_parent
 }
 
 impl Intervals {
@@ -119,35 +165,20 @@ impl Intervals {
             .next()
             .and_then(|s| chart.state(*s).parent);
 
+        let moves = child_edges(chart);
         for parent in &chart.states {
             if !matches!(parent.kind, StateKind::Compound { .. }) || parent.children.is_empty() {
                 continue;
             }
             let kids = &parent.children;
-            let pos: HashMap<StateId, usize> =
+            let pos: FxMap<StateId, usize> =
                 kids.iter().enumerate().map(|(i, k)| (*k, i)).collect();
-            let mut edges = Vec::new();
-            for t in &chart.transitions {
-                // Failures are not progress; an edge that never fires makes no loop.
-                if matches!(t.trigger, Trigger::Error(_))
-                    || t.guard.as_ref().is_some_and(|g| g.is_never())
-                {
-                    continue;
-                }
-                let Some(from) = child_of(chart, parent.id, t.source) else {
-                    continue;
-                };
-                for &target in &t.targets {
-                    // Self-edges only mark loops; ranks ignore them.
-                    if let Some(to) = child_of(chart, parent.id, target) {
-                        // A move between descendants of one child is no loop at this level.
-                        if from == to && t.source != from && target != from {
-                            continue;
-                        }
-                        edges.push((pos[&from], pos[&to]));
-                    }
-                }
-            }
+            let edges: Vec<(usize, usize)> = moves
+                .get(&parent.id)
+                .into_iter()
+                .flatten()
+                .filter_map(|(a, b)| Some((*pos.get(a)?, *pos.get(b)?)))
+                .collect();
             let mut own: Vec<f64> = kids.iter().map(|k| weight[k.index()]).collect();
             // Weights that are all zero say nothing about the steps' sizes: count them equally,
             // else every step spans nothing and progress stays at 0 until the ending.
@@ -206,7 +237,7 @@ impl Intervals {
         rank: &[f64],
         span: &mut [(f64, f64)],
     ) {
-        let pos: HashMap<StateId, usize> = kids.iter().enumerate().map(|(i, k)| (*k, i)).collect();
+        let pos: FxMap<StateId, usize> = kids.iter().enumerate().map(|(i, k)| (*k, i)).collect();
         let mut band_of: Vec<Option<usize>> = vec![None; kids.len()];
         for (bi, b) in chart.bands.iter().enumerate() {
             for s in &b.states {
@@ -215,24 +246,33 @@ impl Intervals {
                 }
             }
         }
+        // Each band's members (in child order), each child's place among them, and the
+        // edges inside each band: one pass over children and edges for all bands.
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); chart.bands.len()];
+        let mut local = vec![0usize; kids.len()];
+        for (i, b) in band_of.iter().enumerate() {
+            if let Some(bi) = b {
+                local[i] = members[*bi].len();
+                members[*bi].push(i);
+            }
+        }
+        let mut local_edges: Vec<Vec<(usize, usize)>> = vec![Vec::new(); chart.bands.len()];
+        for &(a, b) in edges {
+            if let (Some(ba), Some(bb)) = (band_of[a], band_of[b])
+                && ba == bb
+            {
+                local_edges[ba].push((local[a], local[b]));
+            }
+        }
         for (bi, band) in chart.bands.iter().enumerate() {
-            let members: Vec<usize> = (0..kids.len())
-                .filter(|&i| band_of[i] == Some(bi))
-                .collect();
+            let members = &members[bi];
             if members.is_empty() {
                 continue;
             }
-            let local_edges: Vec<(usize, usize)> = edges
-                .iter()
-                .filter_map(|&(a, b)| {
-                    let la = members.iter().position(|&m| m == a)?;
-                    let lb = members.iter().position(|&m| m == b)?;
-                    Some((la, lb))
-                })
-                .collect();
+            let local_edges = &local_edges[bi];
             let own: Vec<f64> = members.iter().map(|&m| w[m]).collect();
             let ids: Vec<StateId> = members.iter().map(|&m| kids[m]).collect();
-            let (lr, lw, _) = ranks(&ids, &local_edges, &own);
+            let (lr, lw, _) = ranks(&ids, local_edges, &own);
             // What is left after each member: its rank on the reversed graph. A step's branch
             // fills the band on its own (k of n along it), so a short subchain beside a long
             // one is not stuck in the band's first part.
@@ -260,6 +300,12 @@ impl Intervals {
             .map(|b| b.lo / 100.0)
             .fold(f64::INFINITY, f64::min);
         let floor = if floor.is_finite() { floor } else { 0.0 };
+        let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); kids.len()];
+        for &(a, b) in edges {
+            if a != b {
+                incoming[b].push(a);
+            }
+        }
         for i in order {
             if band_of[i].is_some() {
                 continue;
@@ -269,10 +315,9 @@ impl Intervals {
                 span[k.index()] = (1.0, 1.0);
                 continue;
             }
-            let best = edges
+            let best = incoming[i]
                 .iter()
-                .filter(|&&(a, b)| b == i && a != i)
-                .map(|&(a, _)| span[kids[a].index()].1)
+                .map(|&a| span[kids[a].index()].1)
                 .fold(floor, f64::max);
             span[k.index()] = (best, best);
         }

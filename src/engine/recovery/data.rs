@@ -109,9 +109,7 @@ impl Relevant {
     }
 }
 
-/// Hash maps for the search's own tables: foldhash is fast, and its keys are data the
-/// sequence set (equal hashes are compared in full anyway).
-pub(crate) type FxMap<K, V> = std::collections::HashMap<K, V, FixedState>;
+pub(crate) use crate::engine::FxMap;
 
 /// The flags (as `flags.<name>`) and variables a guard reads.
 pub(crate) fn read_by(g: &Guard) -> BTreeSet<String> {

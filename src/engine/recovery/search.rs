@@ -366,15 +366,13 @@ impl Search<'_> {
             .clone();
         let snap = self.snap;
         let config = self.configs[u.index()].get_or_insert_with(|| m.config_at(u, snap));
-        let mut taken: Vec<(&Trigger, usize)> = Vec::new();
+        // The transition that took each trigger first (one per trigger, as the step picks).
+        let mut taken: FxMap<&Trigger, usize> = FxMap::default();
         let mut passed_through = false;
         let mut out = Vec::new();
         for &e in all.iter() {
             let t = &m.chart.transitions[e.transition];
-            if taken
-                .iter()
-                .any(|(tr, ti)| **tr == t.trigger && *ti != e.transition)
-            {
+            if taken.get(&t.trigger).is_some_and(|ti| *ti != e.transition) {
                 continue;
             }
             let holds = match &t.guard {
@@ -385,7 +383,7 @@ impl Search<'_> {
             match holds {
                 Some(false) => continue,
                 Some(true) => {
-                    taken.push((&t.trigger, e.transition));
+                    taken.entry(&t.trigger).or_insert(e.transition);
                     passed_through |= t.trigger == Trigger::Always;
                 }
                 None => {}

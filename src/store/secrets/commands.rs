@@ -90,9 +90,12 @@ const KNOWN: &[Known] = &[
     },
 ];
 
-/// Every command name the scanner looks for.
-pub(super) fn names() -> impl Iterator<Item = &'static str> {
-    KNOWN.iter().flat_map(|k| k.names.iter().copied())
+/// Every command name the scanner looks for, with its command's index.
+pub(super) fn names() -> impl Iterator<Item = (usize, &'static str)> {
+    KNOWN
+        .iter()
+        .enumerate()
+        .flat_map(|(i, k)| k.names.iter().map(move |n| (i, *n)))
 }
 
 fn ends_command(c: u8) -> bool {
@@ -147,26 +150,43 @@ fn secret(b: &[u8], value: (usize, usize), how: Carries) -> Option<(usize, usize
     (span.1 > span.0 && b[span.0] != b'$' && !redacted).then_some(span)
 }
 
-/// Spans of secrets given as flags of the commands in `KNOWN`.
-pub(super) fn command_flag_spans(s: &str, spans: &mut Vec<(usize, usize)>) {
-    let b = s.as_bytes();
-    for known in KNOWN {
-        for name in known.names {
-            for at in super::find_all(s, name) {
-                let before = at == 0
-                    || matches!(b[at - 1], b' ' | b'\t' | b'/' | b'(' | b'\'' | b'"')
-                    || ends_command(b[at - 1]);
-                let end = at + name.len();
-                if !before || !b.get(end).is_some_and(|c| matches!(c, b' ' | b'\t')) {
-                    continue;
-                }
-                scan_args(b, &words(b, end), known, spans);
-            }
-        }
+/// The secret flags after command `name` (of `KNOWN[k]`) found at `at`. Returns how far its
+/// arguments were read: a later match of the same command before that stands at the end of
+/// one of them, and reads the rest of what this one did. A quoted word is read no further
+/// (the same name inside it splits the words differently).
+pub(super) fn command_span(
+    b: &[u8],
+    at: usize,
+    name: &str,
+    k: usize,
+    spans: &mut Vec<(usize, usize)>,
+) -> usize {
+    let before = at == 0
+        || matches!(b[at - 1], b' ' | b'\t' | b'/' | b'(' | b'\'' | b'"')
+        || ends_command(b[at - 1]);
+    let end = at + name.len();
+    if !before || !b.get(end).is_some_and(|c| matches!(c, b' ' | b'\t')) {
+        return at;
+    }
+    let args = words(b, end);
+    let stop = scan_args(b, &args, &KNOWN[k], spans);
+    let quoted = args[..stop]
+        .iter()
+        .find(|(s, e)| b[*s..*e].iter().any(|c| matches!(c, b'\'' | b'"')));
+    match (quoted, args.get(stop)) {
+        (Some((start, _)), _) | (None, Some((start, _))) => *start,
+        (None, None) => args.last().map_or(end, |(_, e)| *e),
     }
 }
 
-fn scan_args(b: &[u8], args: &[(usize, usize)], known: &Known, spans: &mut Vec<(usize, usize)>) {
+/// Finds the secret flags among `args`; returns the index of the word the scan stopped at
+/// (a wrapped command's name), or `args.len()`.
+fn scan_args(
+    b: &[u8],
+    args: &[(usize, usize)],
+    known: &Known,
+    spans: &mut Vec<(usize, usize)>,
+) -> usize {
     let mut sub_seen = known.sub.is_none();
     // A word a flag took as its value (`-p Pw`): not the start of a wrapped command.
     let mut taken = usize::MAX;
@@ -177,7 +197,7 @@ fn scan_args(b: &[u8], args: &[(usize, usize)], known: &Known, spans: &mut Vec<(
             continue;
         }
         if known.wraps && n != taken && word.first() != Some(&b'-') {
-            return;
+            return n;
         }
         let next = args.get(n + 1).copied().filter(|(s, _)| b[*s] != b'-');
         for &(flag, how) in known.flags {
@@ -203,4 +223,5 @@ fn scan_args(b: &[u8], args: &[(usize, usize)], known: &Known, spans: &mut Vec<(
             }
         }
     }
+    args.len()
 }
