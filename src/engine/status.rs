@@ -33,6 +33,10 @@ pub struct Status {
     pub breadcrumb: String,
     /// Label of the current step.
     pub step: String,
+    /// The step is named after the call that led to it (a railroad's): it is the last call
+    /// made, not one to make (`wording::position`).
+    #[serde(default)]
+    pub step_is_call: bool,
     pub progress: Progress,
     /// Calls that are legal now: the expected ones first, then neutral tools and allow lists;
     /// `["*"]` when any call is (a step that lets everything through).
@@ -150,6 +154,7 @@ impl Machine {
                 .collect(),
             breadcrumb: self.breadcrumb(snap, StateId::ROOT),
             step: current_label(self, snap),
+            step_is_call: self.step_is_call(snap),
             next: recovery.next.first().cloned(),
             progress,
             allowed,
@@ -172,6 +177,16 @@ impl Machine {
                 .collect(),
             flags: snap.flags.clone(),
         }
+    }
+
+    /// Every current step (outside monitor regions) was entered by the call it is named after.
+    fn step_is_call(&self, snap: &Snapshot) -> bool {
+        let steps: Vec<StateId> = self
+            .atomic_active(snap)
+            .into_iter()
+            .filter(|s| !self.is_monitor(*s))
+            .collect();
+        !steps.is_empty() && steps.iter().all(|s| self.chart.state(*s).complete_on_entry)
     }
 
     /// An active state's policy refuses the plain tool name `name` (tier 1 ∩ tier 2). Entries
@@ -252,7 +267,11 @@ impl Machine {
     /// refusal.
     pub fn guidance_line(&self, snap: &Snapshot) -> String {
         let st = self.status(snap);
-        let head = format!("[SEED SEQUENCE] \"{}\" · step: {}", st.sequence, st.step);
+        let head = format!(
+            "[SEED SEQUENCE] \"{}\" · {}",
+            st.sequence,
+            super::wording::position(&st.step, st.step_is_call)
+        );
         let failed = st
             .progress
             .ended

@@ -7,6 +7,18 @@ use super::pattern::{Alt, Pattern, any_server_tool};
 use super::progress::Ended;
 use super::tool_name::spell_seen;
 
+/// How every face names where the agent is: a step named after the call that led to it (a
+/// railroad's `seed.what_do_i_do`) is the *last call*, so "step: X · next: Y" is never read
+/// as "now do X"; any other step is where the agent is *at*.
+pub fn position_word(step_is_call: bool) -> &'static str {
+    if step_is_call { "last call" } else { "at" }
+}
+
+/// `last call: seed.what_do_i_do`, `at: acknowledge` (see [`position_word`]).
+pub fn position(step: &str, step_is_call: bool) -> String {
+    format!("{}: {step}", position_word(step_is_call))
+}
+
 /// `shown (tier)`, or just `shown` when the state is a tier of its own (a top-level state).
 pub fn state_in_tier(shown: &str, label: &str, tier: &str) -> String {
     if label == tier {

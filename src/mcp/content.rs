@@ -184,7 +184,7 @@ mod tests {
             m.step(&mut snap, Phase::Advance, &ev, &facts);
         }
         let what = default_what_do_i_do(&m, &snap);
-        assert!(what.contains("step: BOUND"), "{what}");
+        assert!(what.contains("at: BOUND"), "{what}");
         assert!(
             what.contains("No call is expected here: every tool is allowed now."),
             "{what}"

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use crate::engine::Status;
 use crate::engine::ir::{Enforcement, Outcome};
 use crate::engine::progress::{Ended, Progress};
+use crate::engine::wording::{position, position_word};
 
 /// `[#########-----]` for a fraction in [0, 1].
 pub fn ascii_bar(fraction: f64, width: usize, full: char, empty: char) -> String {
@@ -63,7 +64,7 @@ pub fn status_text(st: &Status) -> String {
         "{}  ({}, {})\n",
         st.sequence, st.dialect, st.enforcement
     ));
-    s.push_str(&format!("at:    {}\n", st.breadcrumb));
+    s.push_str(&format!("path:  {}\n", st.breadcrumb));
     s.push('\n');
     let name_w = st
         .progress
@@ -95,7 +96,9 @@ pub fn status_text(st: &Status) -> String {
         if st.progress.in_loop { "  ↺" } else { "" }
     ));
     s.push('\n');
-    s.push_str(&format!("step:    {}\n", st.step));
+    // `next:` lines up under `at:`; `last call:` is longer and says so.
+    let word = format!("{}:", position_word(st.step_is_call));
+    s.push_str(&format!("{word:<8} {}\n", st.step));
     match &st.next {
         Some(n) => {
             s.push_str(&format!("next:    {}  → {}\n", n.tool, n.leads_to));
@@ -237,6 +240,7 @@ pub fn status_json(st: &Status) -> Value {
         "enforcement": st.enforcement,
         "current": st.current,
         "step": st.step,
+        "position": position(&st.step, st.step_is_call),
         "breadcrumb": st.breadcrumb,
         "progress": st.progress,
         "allowed": st.allowed,
@@ -256,14 +260,15 @@ pub fn status_json(st: &Status) -> Value {
 
 pub fn recovery_text(st: &Status) -> String {
     let st = &cleaned(st);
+    let at = position(&st.step, st.step_is_call);
     let mut s = match failed_ending(st) {
         Some(_) => format!(
-            "{} — at \"{}\" (ended in error; highest {:.0}%)\n",
-            st.sequence, st.step, st.progress.highest
+            "{} — {at} (ended in error; highest {:.0}%)\n",
+            st.sequence, st.progress.highest
         ),
         None => format!(
-            "{} — at \"{}\" ({:.0}% done)\n",
-            st.sequence, st.step, st.progress.overall
+            "{} — {at} ({:.0}% done)\n",
+            st.sequence, st.progress.overall
         ),
     };
     if let Some(d) = &st.denied_call {
@@ -276,15 +281,9 @@ pub fn recovery_text(st: &Status) -> String {
         if st.progress.done || st.halted {
             s.push_str("  nothing to recover: the sequence is finished, and any tool is allowed\n");
         } else if st.allowed == ["*"] {
-            s.push_str(&format!(
-                "  nothing to recover: at \"{}\", and any tool is allowed here\n",
-                st.step
-            ));
+            s.push_str("  nothing to recover: any tool is allowed here\n");
         } else {
-            s.push_str(&format!(
-                "  nothing to recover: at \"{}\", waiting for the next event\n",
-                st.step
-            ));
+            s.push_str("  nothing to recover: waiting for the next event\n");
         }
     }
     for (i, line) in st.recovery.suggestions.iter().enumerate() {

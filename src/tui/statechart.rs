@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use crate::engine::ir::{Outcome, StateKind};
+use crate::engine::wording::position;
 use crate::engine::{Machine, Snapshot, StateId};
 
 use super::common::{Chrome, Glyphs, frame, glyphs, line, plain_if_ascii};
@@ -145,8 +146,18 @@ pub fn wanted_rows(m: &Model) -> u16 {
 
 pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Chrome) {
     let focused = m.focus == Focus::Statechart;
+    // Where the agent is, worded as the CLI and the guidance line word it: a railroad's step
+    // is the last call made, not the next one.
+    let title = match m.status() {
+        Some(st) => format!(
+            "statechart {} {}",
+            glyphs(theme).dot,
+            sanitize::clean(&position(&st.step, st.step_is_call), 80)
+        ),
+        None => "statechart".to_string(),
+    };
     let block = frame(
-        line("statechart", theme.style(Role::Title)),
+        line(plain_if_ascii(theme, &title), theme.style(Role::Title)),
         focused,
         theme,
         chrome,

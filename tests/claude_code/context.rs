@@ -27,7 +27,7 @@ fn the_sequence_line_arrives_at_session_start_and_with_the_next_prompt() {
     assert_eq!(start.len(), 1, "{start:#?}");
     assert!(
         start[0].starts_with(
-            "SessionStart hook additional context: [SEED SEQUENCE] \"note_first\" · step: start · next: Write · 0% done"
+            "SessionStart hook additional context: [SEED SEQUENCE] \"note_first\" · at: start · next: Write · 0% done"
         ),
         "{start:#?}"
     );
@@ -38,7 +38,7 @@ fn the_sequence_line_arrives_at_session_start_and_with_the_next_prompt() {
         "only the prompt after the move carries it: {prompt:#?}"
     );
     assert!(
-        prompt[0].contains("[SEED SEQUENCE] \"note_first\" · step: Write · next: Bash"),
+        prompt[0].contains("[SEED SEQUENCE] \"note_first\" · last call: Write · next: Bash"),
         "{prompt:#?}"
     );
 

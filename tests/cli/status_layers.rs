@@ -62,7 +62,7 @@ fn status_prints_the_three_layer_bars_and_the_next_tool() {
         "  context    50–75  [######------------------]  25%  ◂\n",
         "  execution  75–100 [------------------------]   0%\n",
         "  overall           [##############----------]  56%",
-        "step:    starlog.check\n",
+        "last call: starlog.check\n",
         "next:    mcp__starlog__orient  → starlog.orient\n",
     ] {
         assert!(text.contains(line), "{line:?} in\n{text}");

@@ -130,7 +130,7 @@ fn a_failed_ending_is_not_done_and_says_what_to_do() {
     assert_eq!(j["progress"]["done"], json!(false));
     assert_eq!(
         m.guidance_line(&snap),
-        "[SEED SEQUENCE] \"hiivmind_add_source\" · step: error_no_config · ended in error at \"error_no_config\" · recovery: hiivmind-corpus-init · next: Skill(skill=\"hiivmind-corpus-init\") · highest 0%"
+        "[SEED SEQUENCE] \"hiivmind_add_source\" · at: error_no_config · ended in error at \"error_no_config\" · recovery: hiivmind-corpus-init · next: Skill(skill=\"hiivmind-corpus-init\") · highest 0%"
     );
     // Stopping is not held up: the workflow is over.
     let mut snap2 = snap.clone();

@@ -7,6 +7,7 @@ mod claude_code_tools_neutral;
 mod endings;
 mod fold_denials;
 mod lint_never_taken;
+mod position_wording;
 mod props;
 mod props_bands;
 mod purity;

@@ -26,8 +26,9 @@ fn ctx(event: &str, text: &str) -> String {
     )
 }
 
-const LINE_START: &str = "[SEED SEQUENCE] \"starlog_initialization\" · step: start · next: mcp__starlog__check · 0% done";
-const LINE_CHECKED: &str = "[SEED SEQUENCE] \"starlog_initialization\" · step: starlog.check · next: mcp__starlog__orient · 25% done";
+const LINE_START: &str =
+    "[SEED SEQUENCE] \"starlog_initialization\" · at: start · next: mcp__starlog__check · 0% done";
+const LINE_CHECKED: &str = "[SEED SEQUENCE] \"starlog_initialization\" · last call: starlog.check · next: mcp__starlog__orient · 25% done";
 
 #[test]
 fn a_session_walks_through_every_answer() {

@@ -308,7 +308,7 @@ fn guidance_line_is_short_and_names_the_next_tool() {
     // The next call as the agent makes it, as every refusal names it.
     assert_eq!(
         line,
-        "[SEED SEQUENCE] \"compound_intelligence\" · step: seed.who_am_i · next: mcp__seed__what_do_i_do · 25% done"
+        "[SEED SEQUENCE] \"compound_intelligence\" · last call: seed.who_am_i · next: mcp__seed__what_do_i_do · 25% done"
     );
     assert!(line.chars().count() <= 300);
 }

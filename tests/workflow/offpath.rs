@@ -147,7 +147,7 @@ fn a_call_at_an_error_ending_goes_through_with_the_endings_recovery() {
     let line = r.m.guidance_line(&r.snap);
     assert_eq!(
         line,
-        "[SEED SEQUENCE] \"hiivmind_add_source\" · step: error_no_config · ended in error at \"error_no_config\" · recovery: hiivmind-corpus-init · next: Skill(skill=\"hiivmind-corpus-init\") · highest 0%"
+        "[SEED SEQUENCE] \"hiivmind_add_source\" · at: error_no_config · ended in error at \"error_no_config\" · recovery: hiivmind-corpus-init · next: Skill(skill=\"hiivmind-corpus-init\") · highest 0%"
     );
     let rec = r.m.recovery(&r.snap, None);
     assert_eq!(
