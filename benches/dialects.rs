@@ -2,6 +2,8 @@
 //! one line as a generator writes it), and guard expressions of growing length, which must
 //! cost time in proportion to their length. Run with `cargo bench --bench dialects`; `-- NAME`
 //! runs the sections whose name contains NAME (`load/master`, `expr`).
+//! `SEED_BENCH_TOOLS=10000` loads chains of those sizes only (comma-separated), e.g. to count
+//! instructions under `valgrind --tool=callgrind`, which a loaded machine does not disturb.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -41,7 +43,11 @@ fn main() {
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let run = |section: &str| filter.as_deref().is_none_or(|f| section.contains(f));
     if run("load/master") {
-        for n in [10_000, 50_000] {
+        let sizes: Vec<usize> = std::env::var("SEED_BENCH_TOOLS")
+            .ok()
+            .map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect())
+            .unwrap_or_else(|| vec![10_000, 50_000]);
+        for n in sizes {
             let text = chain(n);
             let secs = best(5, || {
                 black_box(load_text("long.json", &text, &none).expect("loads"));

@@ -3,6 +3,11 @@
 //! The dialect follows the file extension: `.json` master sequence (seed 000), `.yaml`/`.yml`
 //! workflow (seed 003), `.mmd` Mermaid statechart, `.toml` Mermaid manifest with bindings
 //! (seed 004). Built-in sequences are the files of `sequences/`, embedded in the binary.
+//!
+//! Guards and preconditions written as text (Mermaid labels and manifest `when`s, workflow
+//! `evaluate_expression`s) share one expression language, [`expr`]: its tokens, structure,
+//! limits and errors, with each dialect's own terms. The master dialect's guards are JSON
+//! objects (seed 000's format) and are read as such.
 
 pub mod expr;
 pub mod locate;
