@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -18,6 +18,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Set a project up: pick a sequence, copy it for editing, name it in .seed.toml, install the hooks, check them.
+    Init(InitArgs),
     /// Claude Code hook: read one hook payload on stdin, step the sequence, answer on stdout.
     Hook(HookArgs),
     /// Show the current step, layered progress, allowed tools and the next step.
@@ -46,6 +48,8 @@ pub enum Command {
     Mcp(McpArgs),
     /// Draft a sequence from the workflow past sessions followed, and show what it would refuse.
     Learn(LearnArgs),
+    /// Write a commented skeleton of a new sequence, ready to edit.
+    New(NewArgs),
 }
 
 #[derive(Debug, Args)]
@@ -225,4 +229,52 @@ pub struct LearnArgs {
     /// Print the report and the draft as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DialectArg {
+    /// A Mermaid statechart and its TOML manifest (NAME.mmd + NAME.toml).
+    Mermaid,
+    /// seed 000's master-sequence JSON (NAME.json).
+    Json,
+    /// seed 003's workflow YAML (NAME.yaml).
+    Yaml,
+}
+
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The sequence's name: letters, digits, `_` and `-`.
+    pub name: String,
+    /// The dialect to write it in.
+    #[arg(long, value_enum, default_value_t = DialectArg::Mermaid)]
+    pub dialect: DialectArg,
+    /// Where to write it (default: the project's `.seed/sequences/`, where sequences are
+    /// looked up by name).
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The sequence to keep the agent on (default: pick it from a list, on a terminal).
+    #[arg(long, value_name = "NAME")]
+    pub sequence: Option<String>,
+    /// Install the hooks in the project's shared settings (`.claude/settings.json`).
+    #[arg(long, group = "scope")]
+    pub project: bool,
+    /// Install the hooks in your user settings (`~/.claude/settings.json`).
+    #[arg(long, group = "scope")]
+    pub user: bool,
+    /// Install the hooks in the project's local settings (`.claude/settings.local.json`; the default).
+    #[arg(long, group = "scope")]
+    pub local: bool,
+    /// Also register seed's MCP server (done anyway when the sequence calls seed's tools).
+    #[arg(long)]
+    pub mcp: bool,
+    /// Say what would change, and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// The seed executable the hooks run (default: `seed` from PATH).
+    #[arg(long, value_name = "PATH")]
+    pub bin: Option<String>,
 }

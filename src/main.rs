@@ -28,6 +28,8 @@ fn main() -> ExitCode {
         Command::Doctor(a) => commands::doctor::run(a),
         Command::Mcp(a) => commands::mcp::run(a),
         Command::Learn(a) => commands::learn::run(a),
+        Command::New(a) => commands::new::run(a),
+        Command::Init(a) => commands::init::run(a),
     };
     match result {
         Ok(code) => code,

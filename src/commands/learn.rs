@@ -48,8 +48,8 @@ pub fn run(args: cli::LearnArgs) -> CmdResult {
             &format!("diagram = \"{}\"", learned.draft.diagram_file),
             &format!("diagram = \"{}\"", file_name(diagram)),
         );
-        write_new(diagram, &learned.draft.diagram)?;
-        write_new(manifest, &text)?;
+        super::write_new_file(diagram, &learned.draft.diagram)?;
+        super::write_new_file(manifest, &text)?;
     }
     if args.json {
         outln!(
@@ -108,15 +108,4 @@ fn file_name(p: &Path) -> String {
         .and_then(|s| s.to_str())
         .unwrap_or_default()
         .to_string()
-}
-
-fn write_new(path: &Path, text: &str) -> Result<(), String> {
-    use std::io::Write;
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
-    f.write_all(text.as_bytes())
-        .map_err(|e| format!("{}: cannot write: {e}", path.display()))
 }

@@ -13,10 +13,12 @@ macro_rules! outln {
 pub mod demo;
 pub mod doctor;
 pub mod hook;
+pub mod init;
 pub mod install;
 pub mod install_mcp;
 pub mod learn;
 pub mod mcp;
+pub mod new;
 pub mod replay;
 pub mod screenshot;
 pub mod sequences;
@@ -59,4 +61,15 @@ pub fn sequence_search_dirs() -> Vec<PathBuf> {
         dirs.push(PathBuf::from(h).join("sequences"));
     }
     dirs
+}
+
+/// Write a file that must not exist yet: nothing a user made is ever replaced.
+pub(crate) fn write_new_file(path: &std::path::Path, text: &str) -> Result<(), String> {
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+    f.write_all(text.as_bytes())
+        .map_err(|e| format!("{}: cannot write: {e}", path.display()))
 }

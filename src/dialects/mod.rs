@@ -13,6 +13,7 @@ pub mod expr;
 pub mod locate;
 pub mod master;
 pub mod mermaid;
+pub mod skeletons;
 pub mod suggest;
 pub mod workflow;
 
@@ -138,6 +139,30 @@ pub static EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../sequences/verify_before_done.mmd"),
     ),
 ];
+
+/// The built-ins a plain Claude Code can run (built-in tools only), in the order to offer them.
+pub const EVERYDAY: &[&str] = &[
+    "plan_then_build",
+    "tdd",
+    "safe_git",
+    "research_first",
+    "verify_before_done",
+];
+
+/// The embedded files of built-in `name`: its entry file(s) and the diagrams under `name/`.
+pub fn builtin_files(name: &str) -> Vec<(&'static str, &'static str)> {
+    EMBEDDED
+        .iter()
+        .filter(|(f, _)| {
+            let own =
+                !f.contains('/') && Path::new(f).file_stem().and_then(|s| s.to_str()) == Some(name);
+            own || f
+                .strip_prefix(name)
+                .is_some_and(|rest| rest.starts_with('/'))
+        })
+        .copied()
+        .collect()
+}
 
 /// Extensions that name a loadable sequence (Mermaid parts are loaded through a manifest).
 const ENTRY_EXTENSIONS: &[&str] = &["json", "yaml", "yml", "toml", "mmd"];

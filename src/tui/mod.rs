@@ -17,6 +17,7 @@ pub mod keys;
 pub mod layout;
 pub mod lite;
 pub mod model;
+pub mod pick;
 pub mod progress;
 pub mod recovery;
 pub mod replay;

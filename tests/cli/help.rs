@@ -18,6 +18,8 @@ const COMMANDS: &[&str] = &[
     "doctor",
     "mcp",
     "learn",
+    "new",
+    "init",
 ];
 
 fn help(args: &[&str]) -> String {

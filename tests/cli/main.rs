@@ -6,6 +6,7 @@ mod support;
 mod help;
 mod hostile_text;
 mod lint_files;
+mod new;
 mod output;
 mod sequence_names;
 mod session_shown;

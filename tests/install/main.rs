@@ -6,5 +6,6 @@ mod support;
 mod basics;
 mod doctor;
 mod files;
+mod init;
 mod leftovers;
 mod mcp;

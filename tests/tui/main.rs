@@ -9,6 +9,7 @@ mod docs_images;
 mod e2e;
 mod feed;
 mod notifications;
+mod pick;
 mod replay;
 mod screens;
 mod sequences;
