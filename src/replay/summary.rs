@@ -20,8 +20,8 @@ pub struct CallNote {
     pub reason: String,
 }
 
-/// A call the source records as refused: the hook's deny or ask, or a transcript's hook
-/// refusal.
+/// A call the source records as refused: the hook's deny or ask, or in a transcript a hook's
+/// refusal (`deny`) or a call the user declined when asked (`ask`).
 #[derive(Debug, Clone, Serialize)]
 pub struct Refusal {
     /// Index of the record in the source.
@@ -291,7 +291,7 @@ fn render_refused(out: &mut String, refused: &[Refusal]) {
         return;
     }
     out.push_str(&format!(
-        "refused:    {} calls (as recorded: a hook refused them)\n",
+        "refused:    {} calls (as recorded: denied, or asked and declined; none ran)\n",
         refused.len()
     ));
     // The reasons come from the source (a transcript's text): one clean line each.

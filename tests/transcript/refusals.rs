@@ -83,17 +83,39 @@ fn call_and_result(tool: &str, content: Value, is_error: bool, extra: Value) -> 
     format!("{call}\n{result}\n")
 }
 
-fn refusal_of(text: &str) -> Option<String> {
+/// The recorded decision and reason of the one call, when it was refused before it ran.
+fn recorded(text: &str) -> Option<(Decision, String)> {
     let t = parse_transcript_str(text);
     let gate = t.records.iter().find(|r| r.hook == "PreToolUse")?;
     let failed = t.records.iter().any(|r| r.hook == "PostToolUseFailure");
-    match &gate.verdict {
-        Some(v) => {
-            assert!(!failed, "a refusal is no failure: {:?}", timeline(&t));
-            assert_eq!(v.decision, Decision::Deny);
-            Some(v.reason.clone())
-        }
-        None => None,
+    let v = gate.verdict.as_ref()?;
+    assert!(!failed, "a refusal is no failure: {:?}", timeline(&t));
+    Some((v.decision, v.reason.clone()))
+}
+
+fn refusal_of(text: &str) -> Option<String> {
+    recorded(text).map(|(decision, reason)| {
+        assert_eq!(decision, Decision::Deny);
+        reason
+    })
+}
+
+#[test]
+fn a_call_the_user_declined_when_asked_never_ran_and_is_the_recorded_ask() {
+    // 2.1.328, interactive: a hook answered `ask` (or Claude Code asked on its own) and the
+    // user said no.
+    let declined = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+    for marks in [
+        json!({"toolUseResult": "User rejected tool use", "toolDenialKind": "user-rejected", "toolDenialBeforeRun": true}),
+        json!({"toolDenialBeforeRun": true}),
+        json!({"permissionDecision": {"decision": "reject", "source": "user"}}),
+    ] {
+        let text = call_and_result("ExitPlanMode", json!(declined), true, marks.clone());
+        assert_eq!(
+            recorded(&text),
+            Some((Decision::Ask, declined.to_string())),
+            "{marks}"
+        );
     }
 }
 
@@ -132,12 +154,12 @@ fn calls_that_ran_stay_results_whatever_their_text_says() {
             true,
             json!({"permissionDecision": {"decision": "accept", "source": "config"}}),
         ),
-        // Refused by the user or a settings rule, not by a hook: not the hook's verdict.
+        // The user's words without the line's marks (an older file): nothing tells it apart.
         call_and_result(
             "Bash",
             json!("The user doesn't want to proceed with this tool use."),
             true,
-            json!({"permissionDecision": {"decision": "reject", "source": "user"}}),
+            json!({}),
         ),
         // A successful result that merely quotes the text.
         call_and_result(
@@ -277,7 +299,9 @@ fn without_a_sequence_the_summary_reports_the_recorded_refusals() {
     let out = replay(dir.path(), &[source.to_str().unwrap(), "--summary"]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("refused:    2 calls (as recorded: a hook refused them)\n"),
+        text.contains(
+            "refused:    2 calls (as recorded: denied, or asked and declined; none ran)\n"
+        ),
         "{text}"
     );
     assert!(

@@ -214,12 +214,11 @@ impl<'t> Stream<'t> {
             .filter(|b| str_at(b, "type") == Some("tool_result"))
             .collect();
         if !results.is_empty() {
-            // `toolUseResult` and `permissionDecision` belong to the line, so they are only
+            // `toolUseResult` and the refusal marks belong to the line, so they are only
             // unambiguous for a single result.
-            let single = |key| (results.len() == 1).then(|| v.get(key)).flatten();
-            let (structured, decision) = (single("toolUseResult"), single("permissionDecision"));
+            let line = (results.len() == 1).then_some(v);
             for block in results {
-                self.tool_result(block, structured, decision, ts);
+                self.tool_result(block, line, ts);
             }
             return;
         }

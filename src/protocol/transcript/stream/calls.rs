@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::super::line::{self, TEXT_LIMIT, flag, str_at};
-use super::refusal::{denied, hook_refusal};
+use super::refusal::refused;
 use super::{PendingTool, Stream};
 use crate::engine::{Event, Phase};
 
@@ -52,15 +52,10 @@ impl Stream<'_> {
         }
     }
 
-    /// `structured` is the line's `toolUseResult` and `decision` its `permissionDecision`,
-    /// when the line holds this result alone.
-    pub(super) fn tool_result(
-        &mut self,
-        block: &Value,
-        structured: Option<&Value>,
-        decision: Option<&Value>,
-        ts: &str,
-    ) {
+    /// `line` is the result's line when it holds this result alone: its `toolUseResult` and
+    /// its marks (`permissionDecision`, `toolDenialKind`) are then this result's.
+    pub(super) fn tool_result(&mut self, block: &Value, line: Option<&Value>, ts: &str) {
+        let structured = line.and_then(|l| l.get("toolUseResult"));
         let Some(id) = str_at(block, "tool_use_id") else {
             self.totals.unmatched_results += 1;
             return;
@@ -73,11 +68,11 @@ impl Stream<'_> {
             return;
         };
         self.done.insert(id.to_string());
-        // A hook refused the call: it never ran, so no result event, and its gate records
-        // the refusal as the hook's verdict.
-        if let Some(reason) = hook_refusal(block, decision, &call.name) {
+        // Refused before it ran (a hook's deny, or declined when asked): no result event, and
+        // its gate records the refusal.
+        if let Some(verdict) = refused(block, line, &call.name) {
             if let Some(gate) = self.records.get_mut(call.gate) {
-                gate.verdict = Some(denied(reason));
+                gate.verdict = Some(verdict);
             }
             return;
         }

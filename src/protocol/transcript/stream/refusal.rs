@@ -1,7 +1,10 @@
-//! A call a PreToolUse hook refused, as Claude Code writes it: a `tool_result` with `is_error`
-//! whose text is `PreToolUse:<Tool> hook error: <reason>` (the reason alone in some versions
-//! for Write and Edit), on a line that carries `"permissionDecision": {"decision": "reject",
-//! "source": "hook", …}` in 2.1.x. Such a call never ran: it is a recorded `deny`, not a failure.
+//! A call refused before it ran, as Claude Code writes it into a transcript. A PreToolUse
+//! hook's refusal is a `tool_result` with `is_error` whose text is `PreToolUse:<Tool> hook
+//! error: <reason>` (the reason alone in some versions for Write and Edit), on a line that
+//! carries `"permissionDecision": {"decision": "reject", "source": "hook", …}` in 2.1.x: a
+//! recorded `deny`. A call put to the user who declined it (a hook's `ask`, or Claude Code's own
+//! prompt) is marked on its line (`"toolDenialKind": "user-rejected"`, `"toolDenialBeforeRun":
+//! true`, or a `reject` from the `user`): a recorded `ask`. Neither ran, so neither is a failure.
 
 use serde_json::Value;
 
@@ -12,32 +15,40 @@ use crate::engine::{Decision, Verdict, VerdictKind};
 /// Longest refusal reason kept: the hook's own answers carry at most 4 KiB of text.
 const REASON_LIMIT: usize = 4096;
 
-/// The refusal's reason when `block` (the result of a call to `tool`) is a hook's refusal.
-/// `decision` is the line's `permissionDecision`, when the line holds this result alone.
-pub(super) fn hook_refusal(block: &Value, decision: Option<&Value>, tool: &str) -> Option<String> {
+/// The verdict recorded for a call that never ran, when `block` (the result of a call to
+/// `tool`) says so. `line` is the result's line, when it holds this result alone (its marks
+/// belong to the line).
+pub(super) fn refused(block: &Value, line: Option<&Value>, tool: &str) -> Option<Verdict> {
     if !flag(block, "is_error") {
         return None;
     }
     let text = line::content_text(block.get("content")).unwrap_or_default();
     let prefix = format!("PreToolUse:{tool} hook error: ");
-    let by_text = text.strip_prefix(prefix.as_str());
-    let by_line = decision.is_some_and(|d| {
-        str_at(d, "decision") == Some("reject") && str_at(d, "source") == Some("hook")
-    });
-    if by_text.is_none() && !by_line {
-        return None;
+    let decision = line.and_then(|l| l.get("permissionDecision"));
+    let rejected_by = |source: &str| {
+        decision.is_some_and(|d| {
+            str_at(d, "decision") == Some("reject") && str_at(d, "source") == Some(source)
+        })
+    };
+    if let Some(reason) = text.strip_prefix(prefix.as_str()) {
+        return Some(verdict(Decision::Deny, reason));
     }
-    let reason = by_text.unwrap_or(&text).trim();
-    Some(line::bounded(reason, REASON_LIMIT))
+    if rejected_by("hook") {
+        return Some(verdict(Decision::Deny, &text));
+    }
+    let declined = line.is_some_and(|l| {
+        str_at(l, "toolDenialKind") == Some("user-rejected") || flag(l, "toolDenialBeforeRun")
+    });
+    (declined || rejected_by("user")).then(|| verdict(Decision::Ask, &text))
 }
 
-/// The verdict the hook gave, as far as the transcript tells: the call was denied, for `reason`.
-pub(super) fn denied(reason: String) -> Verdict {
+/// The answer as far as the transcript tells: denied (a hook), or asked and declined (the user).
+fn verdict(decision: Decision, reason: &str) -> Verdict {
     Verdict {
         kind: VerdictKind::Deny,
-        decision: Decision::Deny,
+        decision,
         mode: Enforcement::Enforce,
-        reason,
+        reason: line::bounded(reason.trim(), REASON_LIMIT),
         warning: None,
         denied_by: None,
         next: None,
