@@ -34,6 +34,7 @@ mod harness;
 mod advise;
 mod context;
 mod doctor;
+mod everyday;
 mod failures;
 mod hope;
 mod mcp_tools;
