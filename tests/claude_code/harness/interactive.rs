@@ -17,19 +17,21 @@ const PROMPT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// A terminal the scenario's Claude Code runs in; the tmux server goes when this is dropped.
 pub struct Terminal {
+    /// The server's socket, inside the scenario's temporary directory (gone with it).
     socket: String,
 }
 
 impl Terminal {
-    /// Starts `cmd` in a new tmux server of its own (160×50), in `cwd`, with only `env`.
-    pub fn start(name: &str, cwd: &Path, env: &[(String, String)], cmd: &[String]) -> Terminal {
+    /// Starts `cmd` in a new tmux server of its own (160×50) whose socket is `socket`, in
+    /// `cwd`, with only `env`.
+    pub fn start(socket: &Path, cwd: &Path, env: &[(String, String)], cmd: &[String]) -> Terminal {
         let term = Terminal {
-            socket: format!("seed-cc-{}-{name}", std::process::id()),
+            socket: socket.display().to_string(),
         };
         let size = ["-x", "160", "-y", "50"];
         let started = Command::new("tmux")
             .args([
-                "-L",
+                "-S",
                 &term.socket,
                 "-f",
                 "/dev/null",
@@ -73,7 +75,7 @@ impl Terminal {
 
     fn tmux(&self, args: &[&str]) -> Output {
         Command::new("tmux")
-            .args(["-L", &self.socket, "-f", "/dev/null"])
+            .args(["-S", &self.socket, "-f", "/dev/null"])
             .args(args)
             .output()
             .expect("tmux runs")
@@ -155,7 +157,7 @@ pub fn run(s: Scenario, args: &[&str], on_screen: &dyn Fn(&Terminal, &str) -> bo
         s.allowed.clone(),
     ];
     cmd.extend(args.iter().map(|a| a.to_string()));
-    let term = Terminal::start(&s.model.port.to_string(), &project, &env, &cmd);
+    let term = Terminal::start(&root.join("tmux"), &project, &env, &cmd);
     let start = Instant::now();
     term.wait_for("the input prompt", |screen| {
         screen.contains('❯') || screen.contains('>')

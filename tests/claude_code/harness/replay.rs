@@ -121,7 +121,8 @@ pub fn tui_replay_opens_and_quits(run: &Run, sequence: &str) {
     .iter()
     .map(|a| a.to_string())
     .collect();
-    let term = super::interactive::Terminal::start("tui", &run.project(), &env, &cmd);
+    let socket = run.root().join("tmux-tui");
+    let term = super::interactive::Terminal::start(&socket, &run.project(), &env, &cmd);
     let sid = &run.session_id()[..8];
     term.wait_for("the replay", |s| s.contains("REPLAY") && s.contains(sid));
     term.press(&["End"]);
