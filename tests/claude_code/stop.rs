@@ -20,7 +20,6 @@ const HELD: &str = r#"{
 }"#;
 
 #[test]
-#[ignore = "finding 5: waits for its fix"]
 fn stop_blocks_up_to_its_limit_in_every_prompt_even_after_more_calls() {
     let Some(s) = Scenario::new() else { return };
     let note = s.project().join("note.md");
