@@ -182,10 +182,11 @@ pub fn run(s: Scenario, args: &[&str], on_screen: &dyn Fn(&Terminal, &str) -> bo
             std::thread::sleep(Duration::from_millis(200));
         }
     }
+    // The screen as the last turn left it (exiting clears it).
+    let screen = term.screen();
     term.type_text("/exit");
     std::thread::sleep(Duration::from_millis(300));
     term.press(&["Enter"]);
-    let screen = term.screen();
     let gone = Instant::now();
     while term.alive() && gone.elapsed() < Duration::from_secs(10) {
         std::thread::sleep(Duration::from_millis(200));
