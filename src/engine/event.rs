@@ -128,6 +128,9 @@ impl From<RawEvent> for Event {
     }
 }
 
+/// Longest error text a failed call's event keeps.
+pub const ERROR_CHARS: usize = 300;
+
 /// Longest prompt text kept in an event name; the full prompt stays in the input.
 const PROMPT_NAME_CHARS: usize = 200;
 
@@ -210,6 +213,32 @@ impl Event {
     /// A failed tool call.
     pub fn tool_error(raw_name: &str, input: Value) -> Event {
         Event::tool(raw_name, input).failed()
+    }
+
+    /// A failed tool call with what it failed with (`MCP server "starlog" is not connected`),
+    /// kept as its result on one clean line of at most [`ERROR_CHARS`]: recovery, the
+    /// guidance line and refusals show it beside the call.
+    pub fn tool_failure(raw_name: &str, input: Value, error: Option<&str>) -> Event {
+        let error = error
+            .map(|e| super::sanitize::clean(e, ERROR_CHARS))
+            .filter(|e| !e.is_empty())
+            .map(Value::String)
+            .unwrap_or(Value::Null);
+        Event::tool_error(raw_name, input).with_response(error)
+    }
+
+    /// The call this failed one was (a tool event of the same name and input).
+    pub fn as_call(&self) -> Event {
+        Event {
+            kind: match self.kind {
+                EventKind::ErrorTool => EventKind::Tool,
+                k => k,
+            },
+            name: self.name.clone(),
+            input: self.input.clone(),
+            plugin: self.plugin.clone(),
+            response: Value::Null,
+        }
     }
 
     fn failed(mut self) -> Event {

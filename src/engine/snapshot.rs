@@ -55,6 +55,11 @@ pub struct Snapshot {
     /// way to it. Its input is kept only when small (the snapshot is saved on every call).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub denied: Option<Event>,
+    /// The newest call the sequence expected that failed (a PostToolUseFailure that moved
+    /// nothing) since the configuration last changed, its error as its result: recovery
+    /// shows the error beside the way on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed_call: Option<Event>,
     /// The last step hit the microstep cap: eventless transitions kept firing (a livelock).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub livelock: bool,

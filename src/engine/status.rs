@@ -21,6 +21,14 @@ pub struct ToolRule {
     pub by: String,
 }
 
+/// A call the sequence expected that failed, and what it failed with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FailedCall {
+    /// As the agent makes it (`mcp__starlog__check`).
+    pub call: String,
+    pub error: Option<String>,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Status {
     pub sequence: String,
@@ -54,6 +62,10 @@ pub struct Status {
     /// refusal spells it (`mcp__hestai__odyssean_anchor(stage="bind")`: the input values the
     /// sequence tells its steps apart by); `recovery` shows the way to it.
     pub denied_call: Option<String>,
+    /// The newest call the sequence expected that failed since the configuration last
+    /// changed; recovery's first suggestion says it with its error.
+    #[serde(default)]
+    pub failed_call: Option<FailedCall>,
     pub events: u64,
     /// The sequence's variables that hold a value (the tier an init call chose, an answer…).
     #[serde(default)]
@@ -68,7 +80,15 @@ impl Machine {
         let chart = &self.chart;
         let reach = self.reach(snap);
         let progress = self.progress_with(snap, &reach);
-        let recovery = self.recovery_with(snap, snap.denied.as_ref(), &reach);
+        let mut recovery = self.recovery_with(snap, snap.denied.as_ref(), &reach);
+        let failed_call = snap.failed_call.as_ref().map(|ev| FailedCall {
+            call: super::verdict::called_as_judged(self, &ev.as_call()),
+            error: ev.response.as_str().map(String::from),
+        });
+        if let Some(f) = &failed_call {
+            let said = super::wording::failed_call_text(&f.call, f.error.as_deref());
+            recovery.suggestions.insert(0, said);
+        }
         // Two next steps can be one call (a skill and its command): each call once.
         let mut allowed: Vec<String> = Vec::new();
         for n in &recovery.next {
@@ -168,6 +188,7 @@ impl Machine {
                 .denied
                 .as_ref()
                 .map(|ev| super::verdict::called_as_judged(self, ev)),
+            failed_call,
             events: snap.steps,
             vars: snap
                 .vars
@@ -290,6 +311,14 @@ impl Machine {
                 format!("{line} · highest {:.0}%", st.progress.highest)
             }
             None => {
+                let failed = st
+                    .failed_call
+                    .as_ref()
+                    .map(|f| match &f.error {
+                        Some(e) => format!(" · {} failed: {}", f.call, truncate_chars(e, 80)),
+                        None => format!(" · {} failed", f.call),
+                    })
+                    .unwrap_or_default();
                 let next = match (&st.next, st.progress.done) {
                     (_, true) => "done".to_string(),
                     (Some(n), _) if n.blocked_by.is_some() => {
@@ -299,7 +328,10 @@ impl Machine {
                     (None, _) if st.allowed == ["*"] => "any tool".to_string(),
                     (None, _) => "—".to_string(),
                 };
-                format!("{head} · next: {next} · {:.0}% done", st.progress.overall)
+                format!(
+                    "{head}{failed} · next: {next} · {:.0}% done",
+                    st.progress.overall
+                )
             }
         };
         truncate_chars(&line, 300)

@@ -97,6 +97,7 @@ impl Machine {
             plugins: Default::default(),
             servers: Default::default(),
             denied: None,
+            failed_call: None,
             livelock: false,
         };
         for (k, v) in &chart.vars {
@@ -181,7 +182,19 @@ impl Machine {
                     self.advance(snap, event, &mut report);
                 }
             }
-            Phase::Advance => self.advance(snap, event, &mut report),
+            Phase::Advance => {
+                // A failed call the sequence was waiting for, that moved nothing (no
+                // `error.tool` edge took it): kept for recovery to show with its error.
+                let expected = event.kind == EventKind::ErrorTool
+                    && !self.select(snap, Some(&event.as_call())).is_empty();
+                let moved = report.microsteps.len();
+                self.advance(snap, event, &mut report);
+                if expected && report.microsteps.len() == moved {
+                    let mut kept = denied_call(event);
+                    kept.response = event.response.clone();
+                    snap.failed_call = Some(kept);
+                }
+            }
         }
         snap.last_event = Some(event.key());
         snap.livelock = report.livelock;
@@ -307,7 +320,7 @@ const DENIED_INPUT_BYTES: usize = 1024;
 const DENIED_FIELDS: usize = 16;
 const DENIED_FIELD_CHARS: usize = 128;
 
-/// A denied call as the snapshot keeps it: of a large input (a file being written) only its
+/// A denied (or failed) call as the snapshot keeps it: of a large input (a file being written) only its
 /// first scalar fields, long strings cut, so the call is still named by the input that tells
 /// it apart (`odyssean_anchor(stage="bind")` with a long payload) and a field a step only needs
 /// present still is.

@@ -19,6 +19,24 @@ pub fn position(step: &str, step_is_call: bool) -> String {
     format!("{}: {step}", position_word(step_is_call))
 }
 
+/// What recovery says of a call the sequence expected that failed: the call, its error, and
+/// to make it work before calling it again (an MCP tool's server first of all).
+pub fn failed_call_text(call: &str, error: Option<&str>) -> String {
+    let error = error
+        .map(|e| format!(": {}", e.trim_end_matches('.')))
+        .unwrap_or_default();
+    let mcp = call
+        .strip_prefix("mcp__")
+        .and_then(|rest| rest.split("__").next())
+        .map(|server| {
+            format!(
+                " (its MCP server `{server}` must be configured and connected: `claude mcp list`)"
+            )
+        })
+        .unwrap_or_default();
+    format!("{call} failed{error}. Make it work{mcp}, then call it again.")
+}
+
 /// `shown (tier)`, or just `shown` when the state is a tier of its own (a top-level state).
 pub fn state_in_tier(shown: &str, label: &str, tier: &str) -> String {
     if label == tier {

@@ -37,7 +37,11 @@ pub(super) fn step_and_record(
     // A tool's result is stepped (and logged in the event) only for a chart that keeps one;
     // otherwise the record's copy, bounded by `response_limit`, is the only one.
     let reads_responses = loaded.iter().any(|l| l.machine.chart.reads_responses());
-    if let Some(n) = normalized.as_mut().filter(|_| !reads_responses) {
+    // A failed call's error is kept whatever the chart reads: recovery shows it (bounded).
+    if let Some(n) = normalized
+        .as_mut()
+        .filter(|n| !reads_responses && n.event.kind != crate::engine::EventKind::ErrorTool)
+    {
         n.event.response = Value::Null;
     }
     let vars = readers::ReaderVars::new(inv.env, project_dir, Some(state));

@@ -212,7 +212,7 @@ pub fn normalize(
         },
         "PostToolUseFailure" => Normalized {
             phase: Phase::Advance,
-            event: Event::tool_error(tool()?, tool_input.clone()),
+            event: Event::tool_failure(tool()?, tool_input.clone(), input.error.as_deref()),
         },
         "UserPromptSubmit" => Normalized {
             phase: Phase::Advance,

@@ -54,6 +54,10 @@ fn cleaned(st: &Status) -> Status {
     st.recovery.suggestions.iter_mut().for_each(one);
     st.denied_call.iter_mut().for_each(one);
     st.failed.iter_mut().for_each(one);
+    if let Some(f) = &mut st.failed_call {
+        one(&mut f.call);
+        f.error.iter_mut().for_each(one);
+    }
     st
 }
 
@@ -125,6 +129,14 @@ pub fn status_text(st: &Status) -> String {
     }
     if let Some(d) = &st.denied_call {
         s.push_str(&format!("last denied call: {d}\n"));
+    }
+    if let Some(f) = &st.failed_call {
+        let error = f
+            .error
+            .as_deref()
+            .map(|e| format!(": {e}"))
+            .unwrap_or_default();
+        s.push_str(&format!("failed call: {}{error}\n", f.call));
     }
     match (failed_ending(st), &st.failed) {
         (Some(e), _) => s.push_str(&format!("ended:   {}\n", ended_line(e))),
@@ -252,6 +264,7 @@ pub fn status_json(st: &Status) -> Value {
         "failed": st.failed,
         "livelock": st.livelock,
         "denied_call": st.denied_call,
+        "failed_call": st.failed_call,
         "events": st.events,
         "vars": st.vars,
         "flags": st.flags,
@@ -298,6 +311,7 @@ pub fn recovery_json(st: &Status) -> Value {
         "current": st.current,
         "next": st.recovery.next,
         "denied_call": st.denied_call,
+        "failed_call": st.failed_call,
         "path_to_denied": st.recovery.path_to_denied,
         "livelock": st.livelock,
         "ending": st.recovery.ending,

@@ -5,6 +5,7 @@ mod support;
 
 mod claude_code_tools_neutral;
 mod endings;
+mod failed_calls;
 mod fold_denials;
 mod lint_never_taken;
 mod position_wording;

@@ -98,9 +98,14 @@ fn a_session_walks_through_every_answer() {
     );
     assert_eq!(s.hook(&[], stop(false)).stdout, "");
 
-    // After compaction the line is injected again even though it did not change.
+    // After compaction the line is injected again even though it did not change; it says
+    // that the call it waits for failed, and with what.
     let r = s.hook(&[], ev("SessionStart", json!({ "source": "compact" })));
-    assert_eq!(r.stdout, ctx("SessionStart", LINE_CHECKED));
+    let failed = LINE_CHECKED.replace(
+        " · next: ",
+        " · mcp__starlog__orient failed: connection refused · next: ",
+    );
+    assert_eq!(r.stdout, ctx("SessionStart", &failed));
     let r = s.hook(&[], ev("SessionStart", json!({ "source": "startup" })));
     assert_eq!(r.stdout, "", "unchanged on a plain start");
 
@@ -148,6 +153,7 @@ fn a_session_walks_through_every_answer() {
         .unwrap();
     assert_eq!(failure["event"]["kind"], "error.tool");
     assert_eq!(failure["extra"]["error"], "connection refused");
+    assert_eq!(failure["event"]["response"], "connection refused");
     let sub = lines.iter().find(|l| l["hook"] == "SubagentStart").unwrap();
     assert_eq!(sub["agent"], "a4c19e07b2d85f316");
     assert_snapshot_is_fold(&s.home(), sid);

@@ -8,6 +8,7 @@ mod config_trust;
 mod emit_allow;
 mod events;
 mod everyday;
+mod failed_calls;
 mod failures;
 mod fixtures;
 mod foreign_reads;

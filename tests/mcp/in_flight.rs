@@ -71,5 +71,15 @@ fn another_tool_in_flight_or_a_denied_call_is_not_projected() {
         "mcp__seed__what_do_i_do",
         "toolu_3",
     );
-    assert_eq!(text(&c.call("what_do_i_do", json!({}))), before);
+    // The way on is the same; only the failure of the call it waits for is said.
+    let failed = before.replace(" · next: ", " · mcp__seed__what_do_i_do failed · next: ");
+    assert_eq!(text(&c.call("what_do_i_do", json!({}))), failed);
+    // recovery says it first, as the CLI does.
+    let recovery = text(&c.call("recovery", json!({})));
+    let cli = cli_view(seed(home.path()).args(["recovery", "--session", SESSION]));
+    assert_eq!(recovery.trim_end(), cli.trim_end());
+    assert!(
+        recovery.contains("1. mcp__seed__what_do_i_do failed. Make it work"),
+        "{recovery}"
+    );
 }

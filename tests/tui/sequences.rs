@@ -81,6 +81,29 @@ fn snapshots(s: &Script) -> Model {
     m
 }
 
+/// A call the sequence waits for that failed is the recovery region's first line, with its
+/// error, as `seed recovery` says it.
+#[test]
+fn a_failed_required_call_shows_its_error_in_the_recovery_region() {
+    let mut s = Script::of(tui_common::SEQUENCE, "s-fail");
+    s.call("mcp__seed__who_am_i", json!({}), 200, Some(true))
+        .call("mcp__seed__what_do_i_do", json!({}), 200, Some(true))
+        .fail(
+            "mcp__starlog__check",
+            json!({"path": "/p"}),
+            "MCP server \"starlog\" is not connected",
+        );
+    let m = model(&s);
+    let rec = region(&m, 120, 40, |r| r.recovery);
+    let first = rec.lines().nth(1).unwrap_or_default();
+    assert!(
+        first.contains("▸ mcp__starlog__check failed: MCP server \"starlog\" is not"),
+        "{rec}"
+    );
+    let st = m.status().expect("status");
+    assert!(st.recovery.suggestions[0].starts_with("mcp__starlog__check failed: "));
+}
+
 #[test]
 fn odyssean_anchor_at_identifying() {
     let m = snapshots(&walks::odyssean_anchor());

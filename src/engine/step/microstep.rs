@@ -54,8 +54,10 @@ impl Machine {
             // A state change resets the deadlock breaker: the agent made progress. The Stop
             // blocks are counted per prompt, not per move: a looping step would renew them.
             breaker::on_progress(snap);
-            // Recovery now starts from the new configuration, not from an old denial.
+            // Recovery now starts from the new configuration, not from an old denial or
+            // failure.
             snap.denied = None;
+            snap.failed_call = None;
         }
         report.microsteps.push(Microstep {
             event: if transitions

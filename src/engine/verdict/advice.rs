@@ -135,8 +135,11 @@ pub(super) fn advice(
                 .iter()
                 .map(|s| s.tool.clone())
                 .collect();
+            let failed = failed_before(m, snap, &first[0])
+                .map(|said| format!(" {said}"))
+                .unwrap_or_default();
             format!(
-                "First call {}; after that, {}.",
+                "First call {}; after that, {}.{failed}",
                 wording::calls_in_order(&first, ", then "),
                 allowed_as(&path[path.len() - 1].tool)
             )
@@ -155,7 +158,10 @@ pub(super) fn advice(
                     "."
                 }
             ),
-            None => format!("Next: call {n}."),
+            None => match failed_before(m, snap, n) {
+                Some(said) => said,
+                None => format!("Next: call {n}."),
+            },
         },
         // At an ending: what the ending says to do.
         _ => m.ended_in(snap).unwrap_or_default(),
@@ -167,4 +173,12 @@ pub(super) fn advice(
         .map(|p| p.len().saturating_sub(1))
         .filter(|n| *n > 0);
     (next, next_text, ahead)
+}
+
+/// When the next call is the one that failed last (its MCP server not connected…), the
+/// refusal says so with its error: calling it again as it is would fail again.
+fn failed_before(m: &Machine, snap: &Snapshot, next: &str) -> Option<String> {
+    let ev = snap.failed_call.as_ref()?;
+    let call = called_as_judged(m, &ev.as_call());
+    (call == next).then(|| wording::failed_call_text(&call, ev.response.as_str()))
 }

@@ -148,6 +148,25 @@ impl Script {
         self.wait(900)
     }
 
+    /// A call that is allowed and then fails with `error` (PostToolUseFailure).
+    pub fn fail(&mut self, tool: &str, input: Value, error: &str) -> &mut Self {
+        self.n += 1;
+        let id = format!("toolu_{:04}", self.n);
+        let mut pre = self.record(
+            "PreToolUse",
+            Some(Phase::Gate),
+            Some(Event::tool(tool, input.clone())),
+        );
+        pre.tool_use_id = Some(id.clone());
+        self.records.push(pre);
+        self.wait(300);
+        let ev = Event::tool_failure(tool, input, Some(error));
+        let mut r = self.record("PostToolUseFailure", Some(Phase::Advance), Some(ev));
+        r.tool_use_id = Some(id);
+        self.records.push(r);
+        self.wait(900)
+    }
+
     /// A PreToolUse the hook could not process (its own failure, answered fail-open): a record
     /// with the error and no event, as the hook writes it; the call then runs.
     pub fn lapse(&mut self, tool: &str, input: Value, error: &str) -> &mut Self {

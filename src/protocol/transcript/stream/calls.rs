@@ -96,11 +96,9 @@ impl Stream<'_> {
                 _ => line::content_text(block.get("content")),
             };
             extra.insert("is_error".into(), true.into());
-            extra.insert(
-                "error".into(),
-                line::bounded(&error.unwrap_or_default(), TEXT_LIMIT).into(),
-            );
-            let event = Event::tool_error(&call.name, call.input);
+            let error = line::bounded(&error.unwrap_or_default(), TEXT_LIMIT);
+            let event = Event::tool_failure(&call.name, call.input, Some(&error));
+            extra.insert("error".into(), error.into());
             self.emit(ts, "PostToolUseFailure", Phase::Advance, event, agent)
         } else {
             let response = match structured {
