@@ -130,6 +130,25 @@ fn an_unknown_session_is_an_error_everywhere() {
         );
         assert_eq!(err.lines().count(), 1, "{err}");
     }
+    // A session to replay, screenshot or draw from is a file or a session id: neither is an
+    // error too, before any terminal is taken or file written.
+    let out = t.path().join("frame.svg");
+    let out = out.to_str().unwrap();
+    for args in [
+        vec!["replay", "nope", "--summary"],
+        vec!["replay", "nope", "--json"],
+        vec!["tui", "--replay", "nope"],
+        vec!["screenshot", "--format", "svg", "--out", out, "nope"],
+    ] {
+        let (code, stdout, err) = run(seed(&state, t.path()).args(&args));
+        assert_eq!((code, stdout.as_str()), (1, ""), "{args:?}");
+        assert_eq!(
+            err.trim_end(),
+            "seed: nope: no such file, and no session with that id in the state directory",
+            "{args:?}"
+        );
+    }
+    assert!(!Path::new(out).exists());
     // The dashboard checks its sequence before it takes the terminal, too.
     let (code, _, err) =
         run(seed(&state, t.path()).args(["tui", "--sequence", "compund_intelligence"]));

@@ -156,6 +156,14 @@ fn an_unknown_session_or_a_missing_state_directory_is_a_tool_error_naming_it() {
     let mut caller = Client::start(home.path(), Some("5eed-unknown"));
     let r = caller.call("status", json!({}));
     assert!(text(&r).contains("no session `5eed-unknown`"), "{r}");
+    // So does `seed mcp --session`: every tool that reads the session says it is unknown.
+    let mut named = Client::spawn_args(home.path(), None, &[], &["--session", "nope"]);
+    named.initialize();
+    for tool in ["status", "recovery", "what_do_i_do", "who_am_i"] {
+        let r = named.call(tool, json!({}));
+        assert_eq!(r["result"]["isError"], true, "{tool}: {r}");
+        assert!(text(&r).starts_with("seed: no session `nope` in "), "{r}");
+    }
     let mut known = Client::start(home.path(), Some(SESSION));
     assert_eq!(known.call("status", json!({}))["result"]["isError"], false);
 
