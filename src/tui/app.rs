@@ -24,6 +24,8 @@ use super::update::{Effect, Msg, update};
 
 /// Frames are at least this far apart; bursts of records coalesce into one draw.
 const FRAME: Duration = Duration::from_millis(16);
+/// How often a live dashboard learns the time, for the ages it shows.
+const LIVE_TICK: Duration = Duration::from_secs(5);
 
 /// Restores the terminal however the loop ends (its `Drop` cannot panic: errors are printed).
 struct TermGuard;
@@ -164,10 +166,7 @@ impl Shell {
             .unwrap_or((80, 24));
         m.tz = jiff::tz::TimeZone::system();
         m.notice = (!target.notices.is_empty()).then(|| target.notices.join("; "));
-        m.start_replay(records);
-        if self.opts.autoplay {
-            m.replay_key(super::keys::Action::PlayPause);
-        }
+        m.open_replay(records, self.opts.autoplay);
         self.model = m;
         self.dirty = true;
         self.schedule(None);
@@ -191,6 +190,11 @@ impl Shell {
     async fn run(mut self) -> Result<()> {
         let mut input = EventStream::new();
         let mut signals = Signals::new()?;
+        if self.model.replay.is_none() {
+            // The header's "last event 12 s ago" ages while nothing happens: one wake-up per
+            // LIVE_TICK, not a busy loop.
+            self.perform(Effect::SetTick(Some(LIVE_TICK)))?;
+        }
         loop {
             let deadline =
                 tokio::time::Instant::from_std((self.last_draw + FRAME).max(Instant::now()));

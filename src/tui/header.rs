@@ -49,13 +49,14 @@ fn session_parts(m: &Model, narrow: bool) -> Vec<String> {
 /// the user acts on), bad lines; each with the role that colours it.
 fn count_parts(m: &Model, narrow: bool) -> Vec<(String, Option<Role>)> {
     let h = &m.shown().health;
-    let mut out = vec![(
-        format!("{}{}ev", m.at(), if narrow { "" } else { " " }),
-        None,
-    )];
+    let n = m.at();
+    let mut out = vec![(format!("{n} event{}", if n == 1 { "" } else { "s" }), None)];
+    if let Some(age) = last_event_age(m) {
+        out.push((format!("last {age}"), None));
+    }
     out.push(match h.last_ms {
         Some(ms) => (
-            format!("{}{ms:.1}ms", if narrow { "" } else { "hook " }),
+            format!("hook {ms:.1} ms"),
             Some(if ms > SLOW_MS {
                 Role::HealthWarn
             } else {
@@ -64,15 +65,14 @@ fn count_parts(m: &Model, narrow: bool) -> Vec<(String, Option<Role>)> {
         ),
         None => ("hook –".to_string(), None),
     });
-    let s = if h.lapses == 1 { "" } else { "s" };
-    let lapses = (
-        format!("{} lapse{s}", h.lapses),
-        Some(if h.lapses > 0 {
-            Role::HealthErr
-        } else {
-            Role::HealthOk
-        }),
-    );
+    // A hook that failed let the call through unjudged (fail-open); said only when it did.
+    let lapses = (h.lapses > 0).then(|| {
+        let s = if h.lapses == 1 { "" } else { "s" };
+        (
+            format!("{} hook failure{s}", h.lapses),
+            Some(Role::HealthErr),
+        )
+    });
     let denied = (
         format!("{} denied", h.denials),
         Some(if h.denials > 0 {
@@ -82,9 +82,13 @@ fn count_parts(m: &Model, narrow: bool) -> Vec<(String, Option<Role>)> {
         }),
     );
     if narrow {
-        out.extend([denied, lapses]);
+        out.insert(1, denied);
+        if let Some(l) = lapses {
+            out.insert(2, l);
+        }
     } else {
-        out.extend([lapses, denied]);
+        out.extend(lapses);
+        out.push(denied);
     }
     if m.malformed > 0 {
         out.push((format!("{} bad lines", m.malformed), Some(Role::HealthWarn)));
@@ -245,7 +249,7 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
         })
         .collect();
     // Narrow, the sequence name gives way so enforcement and the replay state stay visible.
-    let mut top_w: usize = top.iter().map(Span::width).sum();
+    let top_w: usize = top.iter().map(Span::width).sum();
     let width = area.width as usize;
     if narrow && top_w > width {
         let keep = sequence
@@ -255,7 +259,6 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
             .max(4);
         let name = sanitize::clean(sequence, keep);
         top[0] = Span::styled(format!(" {}", plain_if_ascii(theme, &name)), head);
-        top_w = top.iter().map(Span::width).sum();
     }
     let mut lines = vec![Line::from(top)];
     if split(m, area.width) {
@@ -279,16 +282,22 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
         )));
     }
     buf.set_style(area, head);
+    // A line too long for the pane ends in `…`, never in a clipped word.
+    let lines: Vec<Line> = lines
+        .into_iter()
+        .map(|l| super::text::fit(l, area.width as usize))
+        .collect();
     Paragraph::new(lines).style(head).render(area, buf);
-    // `? keys` at the right end of the first line, when there is room for it.
-    let hint = " ? keys ";
-    let w = hint.len() as u16;
-    if top_w + hint.len() < area.width as usize && area.height > 0 {
-        buf.set_string(
-            area.x + area.width - w,
-            area.y,
-            hint,
-            head.patch(theme.style(Role::HelpKey)),
-        );
-    }
+}
+
+/// `event 12 s ago` when following a live session and the clock is known (from `Msg::Tick`
+/// or the newest news, never read here).
+fn last_event_age(m: &Model) -> Option<String> {
+    let (Mode::Live, Some(now), Some(last)) = (m.mode, m.now, m.shown().last_ts) else {
+        return None;
+    };
+    Some(format!(
+        "event {}",
+        crate::report::session::ago((now - last) / 1000)
+    ))
 }

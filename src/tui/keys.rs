@@ -1,5 +1,7 @@
-//! The keymap: one table that both `update` and the help screen read, so `?` always shows every
-//! key that works.
+//! The keymap: one table for live and replay that `update`, the footer and the `?` screen all
+//! read, so help always shows every key that works and a key means one thing everywhere. Keys
+//! that only make sense in a replay (playback, stepping) say so; in a live session they do
+//! nothing.
 
 use crossterm::event::{KeyCode, KeyModifiers};
 
@@ -36,195 +38,287 @@ pub enum Action {
     PrevChange,
 }
 
+/// When a key works.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum When {
+    Always,
+    /// Following a live session (not a replay).
+    Live,
+    /// In a replay (`seed tui --replay`, `seed demo`).
+    Replay,
+}
+
 pub struct Binding {
     pub code: KeyCode,
     /// Modifiers that must be held (Shift is implied by upper-case letters and ignored).
     pub mods: KeyModifiers,
     pub action: Action,
+    pub when: When,
     /// Shown in the help screen; bindings with an empty label share the line above.
     pub label: &'static str,
     pub help: &'static str,
+    /// The key and its word in the footer, `? help` (empty: not in the footer).
+    pub footer: &'static str,
 }
 
-const fn key(code: KeyCode, action: Action, label: &'static str, help: &'static str) -> Binding {
+const fn bind(
+    code: KeyCode,
+    action: Action,
+    when: When,
+    label: &'static str,
+    help: &'static str,
+    footer: &'static str,
+) -> Binding {
     Binding {
         code,
         mods: KeyModifiers::NONE,
         action,
+        when,
         label,
         help,
+        footer,
     }
 }
 
+/// Another key for the action of the binding above it.
+const fn also(code: KeyCode, action: Action, when: When) -> Binding {
+    bind(code, action, when, "", "", "")
+}
+
+use When::{Always, Live, Replay};
+
 pub const KEYMAP: &[Binding] = &[
-    key(
+    bind(
         KeyCode::Char('?'),
         Action::Help,
+        Always,
         "?",
         "show or hide this help",
+        "? help",
     ),
-    key(KeyCode::Char('q'), Action::Quit, "q", "quit"),
+    bind(
+        KeyCode::Char('q'),
+        Action::Quit,
+        Always,
+        "q",
+        "quit",
+        "q quit",
+    ),
     Binding {
         code: KeyCode::Char('c'),
         mods: KeyModifiers::CONTROL,
         action: Action::Quit,
+        when: Always,
         label: "",
         help: "",
+        footer: "",
     },
-    key(
+    bind(
         KeyCode::Tab,
         Action::FocusNext,
+        Always,
         "Tab",
         "focus the next region",
+        "Tab focus",
     ),
-    key(
+    bind(
         KeyCode::BackTab,
         Action::FocusPrev,
+        Always,
         "S-Tab",
         "focus the previous region",
+        "",
     ),
-    key(
-        KeyCode::Char('/'),
-        Action::Filter,
-        "/",
-        "filter the timeline (Enter keeps, Esc clears)",
-    ),
-    key(KeyCode::Char('t'), Action::CycleTheme, "t", "next theme"),
-    key(
-        KeyCode::Char('s'),
-        Action::Sessions,
-        "s",
-        "switch session (subagents under their parent)",
-    ),
-    key(
-        KeyCode::Char('g'),
-        Action::ToggleGraph,
-        "g",
-        "statechart: outline tree / focused graph",
-    ),
-    key(
-        KeyCode::Char('n'),
-        Action::NextSequence,
-        "n",
-        "next sequence, when several are followed",
-    ),
-    key(
+    bind(
         KeyCode::Up,
         Action::Up,
+        Always,
         "↑ k",
         "scroll the focused region up",
+        "↑↓ scroll",
     ),
-    key(KeyCode::Char('k'), Action::Up, "", ""),
-    key(
+    also(KeyCode::Char('k'), Action::Up, Always),
+    bind(
         KeyCode::Down,
         Action::Down,
+        Always,
         "↓ j",
         "scroll the focused region down",
+        "",
     ),
-    key(KeyCode::Char('j'), Action::Down, "", ""),
-    key(
+    also(KeyCode::Char('j'), Action::Down, Always),
+    bind(
         KeyCode::PageUp,
         Action::PageUp,
+        Always,
         "PgUp PgDn",
         "scroll by a page",
+        "",
     ),
-    key(KeyCode::PageDown, Action::PageDown, "", ""),
-    key(
+    also(KeyCode::PageDown, Action::PageDown, Always),
+    bind(
         KeyCode::Home,
         Action::Top,
+        Always,
         "Home End",
-        "oldest / newest (End follows the log again)",
+        "top / bottom of the focused region (End follows the newest again)",
+        "",
     ),
-    key(KeyCode::End, Action::Bottom, "", ""),
-    key(
-        KeyCode::Char('S'),
-        Action::Screenshot,
-        "S",
-        "save the current frame as SVG in the working directory",
+    also(KeyCode::End, Action::Bottom, Always),
+    bind(
+        KeyCode::Char('/'),
+        Action::Filter,
+        Always,
+        "/",
+        "filter the timeline by text (Enter keeps, Esc clears)",
+        "/ filter",
     ),
-    key(
-        KeyCode::Esc,
-        Action::Close,
-        "Esc",
-        "close the popup, clear the filter",
-    ),
-];
-
-/// Keys of a replay; they come first, so `g`, `n`, Home and End move the cursor there (the
-/// statechart view and the sequence move to `v` and `o`).
-pub const REPLAY_KEYMAP: &[Binding] = &[
-    key(
-        KeyCode::Char(' '),
-        Action::PlayPause,
-        "Space",
-        "play / pause (from the start when at the end)",
-    ),
-    key(
-        KeyCode::Char('+'),
-        Action::Faster,
-        "+ -",
-        "faster / slower (0.5×–64×)",
-    ),
-    key(KeyCode::Char('='), Action::Faster, "", ""),
-    key(KeyCode::Char('-'), Action::Slower, "", ""),
-    key(
-        KeyCode::Right,
-        Action::StepForward,
-        "→ l  ← h",
-        "step one event forward / back",
-    ),
-    key(KeyCode::Char('l'), Action::StepForward, "", ""),
-    key(KeyCode::Left, Action::StepBack, "", ""),
-    key(KeyCode::Char('h'), Action::StepBack, "", ""),
-    key(KeyCode::Home, Action::Start, "Home g", "jump to the start"),
-    key(KeyCode::Char('g'), Action::Start, "", ""),
-    key(KeyCode::End, Action::End, "End G", "jump to the end"),
-    key(KeyCode::Char('G'), Action::End, "", ""),
-    key(
-        KeyCode::Char('n'),
-        Action::NextDenial,
-        "n N",
-        "next / previous denial",
-    ),
-    key(KeyCode::Char('N'), Action::PrevDenial, "", ""),
-    key(
-        KeyCode::Char(']'),
-        Action::NextChange,
-        "] [",
-        "next / previous state change",
-    ),
-    key(KeyCode::Char('['), Action::PrevChange, "", ""),
-    key(
-        KeyCode::Char('v'),
+    bind(
+        KeyCode::Char('g'),
         Action::ToggleGraph,
-        "v",
+        Always,
+        "g",
         "statechart: outline tree / focused graph",
+        "g graph",
     ),
-    key(
+    bind(
+        KeyCode::Char('t'),
+        Action::CycleTheme,
+        Always,
+        "t",
+        "next theme (the footer names it)",
+        "t theme",
+    ),
+    bind(
         KeyCode::Char('o'),
         Action::NextSequence,
+        Always,
         "o",
-        "next sequence, when several are followed",
+        "other sequence, when the session steps several",
+        "",
     ),
+    bind(
+        KeyCode::Char('s'),
+        Action::Sessions,
+        Live,
+        "s",
+        "switch session (subagents under their parent)",
+        "s session",
+    ),
+    bind(
+        KeyCode::Char('S'),
+        Action::Screenshot,
+        Always,
+        "S",
+        "save the current frame as SVG in the working directory",
+        "",
+    ),
+    bind(
+        KeyCode::Esc,
+        Action::Close,
+        Always,
+        "Esc",
+        "close a popup, clear the filter",
+        "",
+    ),
+    bind(
+        KeyCode::Char(' '),
+        Action::PlayPause,
+        Replay,
+        "Space",
+        "play / pause (from the start when at the end)",
+        "Space play",
+    ),
+    bind(
+        KeyCode::Right,
+        Action::StepForward,
+        Replay,
+        "→ l  ← h",
+        "step one event forward / back",
+        "←→ step",
+    ),
+    also(KeyCode::Char('l'), Action::StepForward, Replay),
+    also(KeyCode::Left, Action::StepBack, Replay),
+    also(KeyCode::Char('h'), Action::StepBack, Replay),
+    bind(
+        KeyCode::Char('+'),
+        Action::Faster,
+        Replay,
+        "+ -",
+        "faster / slower (0.5×–64×)",
+        "",
+    ),
+    also(KeyCode::Char('='), Action::Faster, Replay),
+    also(KeyCode::Char('-'), Action::Slower, Replay),
+    bind(
+        KeyCode::Char('<'),
+        Action::Start,
+        Replay,
+        "< >",
+        "jump to the first / last event",
+        "",
+    ),
+    also(KeyCode::Char('>'), Action::End, Replay),
+    bind(
+        KeyCode::Char('n'),
+        Action::NextDenial,
+        Replay,
+        "n N",
+        "next / previous denied call",
+        "n denied",
+    ),
+    also(KeyCode::Char('N'), Action::PrevDenial, Replay),
+    bind(
+        KeyCode::Char(']'),
+        Action::NextChange,
+        Replay,
+        "] [",
+        "next / previous state change",
+        "",
+    ),
+    also(KeyCode::Char('['), Action::PrevChange, Replay),
 ];
 
-/// The action bound to a key outside a replay, if any.
-pub fn lookup(code: KeyCode, mods: KeyModifiers) -> Option<Action> {
-    find(KEYMAP, code, mods)
+impl When {
+    pub fn applies(self, replay: bool) -> bool {
+        match self {
+            Always => true,
+            Live => !replay,
+            Replay => replay,
+        }
+    }
 }
 
-/// [`lookup`], with the replay keys taking precedence while replaying.
-pub fn lookup_in(replay: bool, code: KeyCode, mods: KeyModifiers) -> Option<Action> {
-    replay
-        .then(|| find(REPLAY_KEYMAP, code, mods))
-        .flatten()
-        .or_else(|| find(KEYMAP, code, mods))
+impl Action {
+    /// Works only in a replay.
+    pub fn replay_only(self) -> bool {
+        KEYMAP
+            .iter()
+            .find(|b| b.action == self)
+            .is_some_and(|b| b.when == Replay)
+    }
 }
 
-fn find(map: &[Binding], code: KeyCode, mods: KeyModifiers) -> Option<Action> {
+/// The binding of a key, whether or not it works now.
+pub fn binding(code: KeyCode, mods: KeyModifiers) -> Option<&'static Binding> {
     // Shift is part of the character (`G`, `+`, `?`), not a modifier to match.
     let mods = mods - KeyModifiers::SHIFT;
-    map.iter()
-        .find(|b| b.code == code && b.mods == mods)
+    KEYMAP.iter().find(|b| b.code == code && b.mods == mods)
+}
+
+/// The action of a key outside a replay, if it works there.
+pub fn lookup(code: KeyCode, mods: KeyModifiers) -> Option<Action> {
+    lookup_in(false, code, mods)
+}
+
+/// The action of a key, in a replay or not (a key means the same in both; some work in one).
+pub fn lookup_in(replay: bool, code: KeyCode, mods: KeyModifiers) -> Option<Action> {
+    binding(code, mods)
+        .filter(|b| b.when.applies(replay))
         .map(|b| b.action)
+}
+
+/// The bindings with their label (the first key of each action), in table order.
+pub fn labelled() -> impl Iterator<Item = &'static Binding> {
+    KEYMAP.iter().filter(|b| !b.label.is_empty())
 }

@@ -44,10 +44,14 @@ use super::{deep_state, progress, recovery, statechart, tools};
 
 pub const NARROW: u16 = 80;
 pub const WIDE: u16 = 140;
+/// Rows from which the footer is shown.
+pub const FOOTER_FROM: u16 = 12;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Regions {
     pub header: Rect,
+    /// The keys that work now (absent on a screen too short to spare the row).
+    pub footer: Option<Rect>,
     pub progress: Option<Rect>,
     pub statechart: Option<Rect>,
     pub graph: Option<Rect>,
@@ -100,10 +104,16 @@ pub fn chrome(area: Rect) -> Chrome {
 
 pub fn compute(area: Rect, m: &Model) -> Regions {
     let header_rows = super::header::rows(m, area.width).min(area.height);
-    let [header, body] =
-        Layout::vertical([Constraint::Length(header_rows), Constraint::Fill(1)]).areas(area);
+    let footer_rows = u16::from(area.height >= FOOTER_FROM);
+    let [header, body, footer] = Layout::vertical([
+        Constraint::Length(header_rows),
+        Constraint::Fill(1),
+        Constraint::Length(footer_rows),
+    ])
+    .areas(area);
     let mut r = Regions {
         header,
+        footer: (footer.height > 0).then_some(footer),
         ..Regions::default()
     };
     let c = chrome(area);

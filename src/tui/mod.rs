@@ -10,6 +10,7 @@ pub mod deep_state;
 pub mod feed;
 pub mod filter;
 pub mod fold;
+pub mod footer;
 pub mod graph;
 pub mod header;
 pub mod help;
@@ -17,6 +18,7 @@ pub mod keys;
 pub mod layout;
 pub mod lite;
 pub mod model;
+pub mod pane;
 pub mod pick;
 pub mod progress;
 pub mod recovery;
@@ -27,6 +29,7 @@ pub mod scrubber;
 pub mod sessions;
 pub mod start;
 pub mod statechart;
+pub mod text;
 pub mod theme;
 pub mod timeline;
 pub mod tools;
@@ -56,6 +59,9 @@ pub fn render_buffer(area: Rect, buf: &mut Buffer, m: &Model, theme: &Theme) {
     let r = layout::compute(area, m);
     let chrome = layout::chrome(area);
     header::render(m, theme, r.header, buf);
+    if let Some(a) = r.footer {
+        footer::render(m, theme, a, buf);
+    }
     if let Some(a) = r.progress {
         let c = (chrome == common::Chrome::Boxed).then_some(chrome);
         progress::render(m, theme, a, buf, c);

@@ -97,6 +97,8 @@ pub struct Scroll {
     pub timeline: usize,
     pub recovery: usize,
     pub deep: usize,
+    /// The `?` screen.
+    pub help: usize,
 }
 
 /// What the views show, computed from a fold once per batch (never per frame).
@@ -159,6 +161,9 @@ pub struct Model {
     pub size: (u16, u16),
     /// One line for the user (a theme that failed to load, a log that was rotated…).
     pub notice: Option<String>,
+    /// What the last key did, when it shows nowhere else (`theme light`): in the footer until
+    /// the next key.
+    pub flash: Option<String>,
     /// Switch to a newer session of the project when one starts (no `--session` given).
     pub follow_latest: bool,
     /// `seed tui --replay`: the records and the playback state (`None` when following a log).
@@ -205,6 +210,7 @@ impl Model {
             tz: TimeZone::UTC,
             size: (80, 24),
             notice: None,
+            flash: None,
             follow_latest: false,
             replay: None,
             quit: false,

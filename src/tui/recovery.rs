@@ -34,7 +34,7 @@ pub fn current_denial(m: &Model) -> Option<(String, Option<&Denial>)> {
 
 pub fn lines(m: &Model, theme: &Theme) -> Vec<Line<'static>> {
     let g = glyphs(theme);
-    let fail = theme.symbols.markers.failed.clone();
+    let fail = theme.symbols.markers.denied.clone();
     let text = |s: &str| plain_if_ascii(theme, s);
     let mut out = Vec::new();
     if let Some((call, logged)) = current_denial(m) {

@@ -195,6 +195,16 @@ impl Model {
         self.jump(0);
     }
 
+    /// `seed tui --replay` opening: playing from the start (`seed demo`), or paused on the
+    /// first event rather than on an empty screen.
+    pub fn open_replay(&mut self, records: Vec<Record>, autoplay: bool) {
+        self.start_replay(records);
+        match autoplay {
+            true => self.replay_key(Action::PlayPause),
+            false => self.jump(1),
+        }
+    }
+
     /// Replay: show the state after the first `k` records (records in memory). Continues from
     /// the cursor when that is closer than the nearest checkpoint, so stepping is one record.
     pub fn jump(&mut self, k: usize) {

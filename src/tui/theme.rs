@@ -219,15 +219,19 @@ fn user_path(name: &str, user_dir: &Path) -> PathBuf {
 }
 
 fn not_found(name: &str, user_dir: Option<&Path>) -> ThemeError {
-    let file = match user_dir {
-        Some(dir) if valid_name(name) => user_path(name, dir).display().to_string(),
-        _ => format!("themes/{name}.toml"),
+    let looked = match user_dir {
+        Some(dir) if valid_name(name) => Some(user_path(name, dir).display().to_string()),
+        _ => None,
     };
+    let mut known = format!("built-in: {}", Theme::builtin_names().join(", "));
+    if let Some(f) = looked {
+        known.push_str(&format!("; no file {f}"));
+    }
     let kind = ThemeErrorKind::NotFound {
         name: name.to_owned(),
-        builtins: Theme::builtin_names().join(", "),
+        known,
     };
-    ThemeError::new(file, kind)
+    ThemeError::new(format!("themes/{name}.toml"), kind)
 }
 
 /// A theme file by name: the user's first (unless `builtin_only`), then the built-in.

@@ -36,7 +36,7 @@ fn outcome_style(o: Outcome, theme: &Theme) -> (String, Role) {
     let g = glyphs(theme);
     match o {
         Outcome::Allowed => (mk.done.clone(), Role::TimelineAllowed),
-        Outcome::Denied => (mk.failed.clone(), Role::TimelineDenied),
+        Outcome::Denied => (mk.denied.clone(), Role::TimelineDenied),
         Outcome::Advised => (g.advised.to_string(), Role::TimelineAdvised),
         Outcome::Failed => (mk.failed.clone(), Role::TimelineFailed),
         Outcome::Pending => (g.pending.to_string(), Role::Muted),
@@ -171,6 +171,8 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Ch
     if rows.is_empty() {
         let text = if m.filter.active() {
             "no row matches the filter"
+        } else if m.replay.is_some() {
+            "the replay's start: Space plays, → steps"
         } else {
             "waiting for hook events"
         };

@@ -128,21 +128,14 @@ fn key(m: &mut Model, k: KeyEvent) -> Vec<Effect> {
         m.quit = true;
         return vec![Effect::Quit];
     }
+    m.flash = None;
     if m.filter.editing {
         filter_key(m, k);
         return Vec::new();
     }
     let action = keys::lookup_in(m.replay.is_some(), k.code, k.modifiers);
     match m.overlay.clone() {
-        Overlay::Help => {
-            // Any key closes help; `q` still quits.
-            m.overlay = Overlay::None;
-            if action == Some(Action::Quit) {
-                m.quit = true;
-                return vec![Effect::Quit];
-            }
-            return Vec::new();
-        }
+        Overlay::Help => return help_key(m, action),
         Overlay::Sessions { selected } => return sessions_key(m, k, action, selected),
         Overlay::None => {}
     }
@@ -165,6 +158,7 @@ fn key(m: &mut Model, k: KeyEvent) -> Vec<Effect> {
         Action::CycleTheme => {
             if let Some(name) = next_theme(&m.theme, &m.themes) {
                 m.theme = name.clone();
+                m.flash = Some(format!("theme {name} (t: the next one)"));
                 return vec![Effect::SetTheme(name)];
             }
         }
@@ -215,6 +209,31 @@ fn key(m: &mut Model, k: KeyEvent) -> Vec<Effect> {
         | Action::NextChange
         | Action::PrevChange => m.replay_key(action),
     }
+    Vec::new()
+}
+
+/// On the `?` screen the scrolling keys scroll it, `q` quits and any other key closes it.
+fn help_key(m: &mut Model, action: Option<Action>) -> Vec<Effect> {
+    let max = super::help::max_scroll(m, m.size) as i64;
+    let page = (m.size.1 / 2).max(1) as i64;
+    let by = match action {
+        Some(Action::Up) => -1,
+        Some(Action::Down) => 1,
+        Some(Action::PageUp) => -page,
+        Some(Action::PageDown) => page,
+        Some(Action::Top) => -max,
+        Some(Action::Bottom) => max,
+        Some(Action::Quit) => {
+            m.quit = true;
+            return vec![Effect::Quit];
+        }
+        _ => {
+            m.overlay = Overlay::None;
+            m.scroll.help = 0;
+            return Vec::new();
+        }
+    };
+    m.scroll.help = (m.scroll.help as i64 + by).clamp(0, max) as usize;
     Vec::new()
 }
 

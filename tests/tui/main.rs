@@ -14,3 +14,4 @@ mod replay;
 mod screens;
 mod sequences;
 mod update;
+mod usability;

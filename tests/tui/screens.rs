@@ -207,9 +207,9 @@ fn denials_are_highlighted() {
     // spawn denied before the last navigate is history (the timeline keeps it).
     let at = find(&buf, "Edit — waypoint_active_learning").expect("recovery denial");
     assert_eq!(style_at(&buf, at).fg, th.style(Role::ToolsDenied).fg);
-    assert!(find(&buf, "✗ 14:02:23 Edit").is_some(), "the denial's time");
+    assert!(find(&buf, "⊘ 14:02:23 Edit").is_some(), "the denial's time");
     assert!(
-        find(&buf, "✗ 14:02:18").is_none(),
+        find(&buf, "⊘ 14:02:18").is_none(),
         "a denial from before the last move is not recovery's"
     );
     // In tools: what is denied now, by which state and tier, as calls the agent makes.
@@ -303,16 +303,21 @@ fn focused_graph_40x20_and_80x24() {
 }
 
 #[test]
-fn help_lists_every_key() {
-    let m = with_keys("?");
-    let t = text(&draw(&m, &theme("default"), 80, 24));
-    insta::assert_snapshot!(t);
-    for b in seed::tui::keys::KEYMAP
-        .iter()
-        .filter(|b| !b.label.is_empty())
-    {
-        assert!(t.contains(b.label), "help shows {}", b.label);
+fn help_lists_every_key_and_scrolls_to_the_last() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let mut m = with_keys("?");
+    let first = text(&draw(&m, &theme("default"), 80, 24));
+    insta::assert_snapshot!(first);
+    let mut seen = first;
+    for _ in 0..4 {
+        let k = KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE);
+        seed::tui::update(&mut m, seed::tui::Msg::Key(k));
+        seen.push_str(&text(&draw(&m, &theme("default"), 80, 24)));
     }
+    for b in seed::tui::keys::labelled() {
+        assert!(seen.contains(b.label), "help shows {}", b.label);
+    }
+    assert!(seen.contains("other keys close"), "scrolled to its end");
 }
 
 #[test]

@@ -130,7 +130,7 @@ fn a_denial_after_the_move_is_recovery_s_until_the_next_move() {
     s.call("Bash", json!({"command": "cargo build"}), 0, Some(true));
     let m = model(&s);
     let rec = region(&m, 120, 40, |r| r.recovery);
-    assert!(rec.contains("✗ 14:02:06 Bash — IDENTIFYING"), "{rec}");
+    assert!(rec.contains("⊘ 14:02:06 Bash — IDENTIFYING"), "{rec}");
     assert!(!rec.contains("Write"), "{rec}");
     // The same denial `seed recovery` names, and its suggestions in the same order.
     let st = m.status().expect("status");
@@ -359,7 +359,7 @@ fn hostile_flags_values_and_denied_calls_are_cleaned_and_bounded() {
     );
     assert!(!deep.contains(&"v".repeat(41)), "a value is cut\n{deep}");
     let rec = region(&m, 160, 48, |r| r.recovery);
-    assert!(rec.contains("✗ wipe") || rec.contains("✗ [2Jwipe"), "{rec}");
+    assert!(rec.contains("⊘ wipe") || rec.contains("⊘ [2Jwipe"), "{rec}");
 }
 
 #[test]

@@ -216,7 +216,7 @@ fn a_newer_session_is_followed_only_without_session_flag() {
 }
 
 #[test]
-fn g_swaps_the_statechart_view_and_n_the_sequence() {
+fn g_swaps_the_statechart_view_and_o_the_sequence() {
     let mut m = model_with(&records());
     update(&mut m, key('g'));
     assert_eq!(m.chart_view, ChartView::Graph);
@@ -228,7 +228,7 @@ fn g_swaps_the_statechart_view_and_n_the_sequence() {
         Msg::Sequence(Seq::new(common::machine("waypoint_journey"), false)),
     );
     assert_eq!(m.seqs.len(), 2);
-    update(&mut m, key('n'));
+    update(&mut m, key('o'));
     assert_eq!(m.selected, 1);
     assert_eq!(
         m.status().map(|s| s.sequence.as_str()),

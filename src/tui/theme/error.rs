@@ -18,8 +18,9 @@ pub struct ThemeError {
 /// What is wrong with a theme.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ThemeErrorKind {
-    #[error("no theme named `{name}` (built-in: {builtins})")]
-    NotFound { name: String, builtins: String },
+    /// `known`: the built-in names, and the user theme file looked for when there was one.
+    #[error("no theme named `{name}` ({known})")]
+    NotFound { name: String, known: String },
     #[error("cannot read: {0}")]
     Io(String),
     #[error("{0}")]
@@ -65,6 +66,10 @@ impl ThemeError {
 
 impl fmt::Display for ThemeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A theme that is nowhere has no file to point at: the message names where it looked.
+        if let ThemeErrorKind::NotFound { .. } = self.kind {
+            return write!(f, "{}", self.kind);
+        }
         f.write_str(&self.file)?;
         if let Some(line) = self.line {
             write!(f, ":{line}")?;

@@ -76,6 +76,8 @@ pub(super) struct MarkersFile {
     pub done: Option<Spanned<String>>,
     pub not_reached: Option<Spanned<String>>,
     pub failed: Option<Spanned<String>>,
+    pub denied: Option<Spanned<String>>,
+    pub skipped: Option<Spanned<String>>,
     pub choice: Option<Spanned<String>>,
     pub parallel: Option<Spanned<String>>,
     #[serde(rename = "loop")]

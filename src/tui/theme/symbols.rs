@@ -35,7 +35,12 @@ pub struct Markers {
     pub active: String,
     pub done: String,
     pub not_reached: String,
+    /// A call that ran and failed (and a failed state).
     pub failed: String,
+    /// A call seed refused before it ran: never the same glyph as `failed`.
+    pub denied: String,
+    /// A step of a branch the session did not take, once the sequence has ended.
+    pub skipped: String,
     pub choice: String,
     pub parallel: String,
     pub loop_: String,
@@ -57,6 +62,8 @@ impl Default for Symbols {
                 done: "✓".into(),
                 not_reached: "○".into(),
                 failed: "✗".into(),
+                denied: "⊘".into(),
+                skipped: "◌".into(),
                 choice: "◆".into(),
                 // Not U+2225 "∥": the bundled font lacks it, so screenshots would show a gap.
                 parallel: "‖".into(),
@@ -86,6 +93,8 @@ impl Symbols {
             &m.done,
             &m.not_reached,
             &m.failed,
+            &m.denied,
+            &m.skipped,
             &m.choice,
             &m.parallel,
             &m.loop_,
@@ -160,6 +169,8 @@ pub(super) fn merge(layers: &[(&Source, &SymbolsFile)]) -> Result<Symbols, Theme
             "symbols.markers.not_reached",
         )?;
         set(&mut ours.failed, &m.failed, "symbols.markers.failed")?;
+        set(&mut ours.denied, &m.denied, "symbols.markers.denied")?;
+        set(&mut ours.skipped, &m.skipped, "symbols.markers.skipped")?;
         set(&mut ours.choice, &m.choice, "symbols.markers.choice")?;
         set(&mut ours.parallel, &m.parallel, "symbols.markers.parallel")?;
         set(&mut ours.loop_, &m.loop_, "symbols.markers.loop")?;

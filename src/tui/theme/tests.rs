@@ -231,7 +231,7 @@ fn an_unknown_theme_name_lists_the_builtins() {
     let err = Theme::load("nope", None).expect_err("unknown");
     assert_eq!(
         err.to_string(),
-        "themes/nope.toml: no theme named `nope` (built-in: default, light, high-contrast, ascii)"
+        "no theme named `nope` (built-in: default, light, high-contrast, ascii)"
     );
     // A name is a file stem, never a path.
     assert!(Theme::load("../default", None).is_err());
