@@ -225,10 +225,7 @@ mod tests {
         );
         assert!(rows.iter().all(|r| r.width() <= 20));
         let rows = wrap_at_most(Line::from("a b c d e f g h i j"), 5, 0, 2);
-        assert_eq!(
-            rows.iter().map(text).collect::<Vec<_>>(),
-            ["a b c", "d e …"]
-        );
+        assert_eq!(rows.iter().map(text).collect::<Vec<_>>(), ["a b c", "d e…"]);
     }
 
     #[test]
