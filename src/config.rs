@@ -8,7 +8,7 @@
 //! user's file.
 
 mod file;
-mod guarded;
+pub mod guarded;
 mod trust;
 
 use std::collections::BTreeMap;
@@ -145,6 +145,8 @@ pub struct Config {
     /// How long a hook waits for the session log's lock before it fails (per `fail`), at
     /// most [`MAX_LOCK_WAIT`].
     pub lock_wait: Duration,
+    /// How long a hook may work before it answers per `fail` (`hook_budget_ms`).
+    pub hook_budget: Duration,
     /// Directory of the project's `.seed.toml`, if one was found.
     pub project_root: Option<PathBuf>,
     /// Files read, lowest layer first.
@@ -239,6 +241,14 @@ pub fn load(
         crate::store::log::LOCK_WAIT,
         &mut warnings,
     );
+    let hook_budget = guarded::hook_budget(
+        var("SEED_HOOK_BUDGET_MS").as_deref(),
+        read_pair(&user_path, &user),
+        read_pair(&project_path, &project),
+        guarded::DEFAULT_HOOK_BUDGET,
+        guarded::MAX_HOOK_BUDGET,
+        &mut warnings,
+    )?;
     let user = user.map(|p| p.config).unwrap_or_default();
     let project = project.map(|p| p.config).unwrap_or_default();
 
@@ -308,8 +318,11 @@ pub fn load(
         response_limit: project
             .response_limit
             .or(user.response_limit)
-            .unwrap_or(DEFAULT_RESPONSE_LIMIT),
+            .unwrap_or(DEFAULT_RESPONSE_LIMIT)
+            // The payload keeps no more of a result than this, so no record can.
+            .min(crate::protocol::input::MAX_RESPONSE_KEPT),
         lock_wait,
+        hook_budget,
         project_root: project_path.and_then(|p| p.parent().map(Path::to_path_buf)),
         files,
         warning: (!warnings.is_empty()).then(|| warnings.join("; ")),

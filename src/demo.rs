@@ -125,6 +125,7 @@ pub fn record(dirs: &DemoDirs) -> Result<Vec<Record>, String> {
             stdin: &mut stdin,
             env: &env,
             cwd: None,
+            deadline: None,
         });
         if let Some(e) = out.stderr {
             return Err(format!("hook failed on a demo payload: {e}"));

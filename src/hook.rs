@@ -7,6 +7,7 @@
 
 mod answer;
 mod cache;
+mod deadline;
 mod failure;
 pub mod machines;
 mod payload;
@@ -24,16 +25,15 @@ use crate::protocol::{Answer, HookInput, InputError};
 use crate::store::paths;
 use crate::store::redact::MAX_FIELD;
 
-use failure::{Known, SALVAGE_MAX, guarded};
+pub use deadline::{DEFAULT_BUDGET, Deadline, MAX_BUDGET};
+use failure::{Known, SALVAGE_MAX, guarded_within};
 pub use machines::{Loaded, load_machines};
 pub use session::fold_session;
 use step::step_and_record;
 
 /// Largest payload read from stdin; anything bigger is refused (fail-open/closed).
 pub const MAX_INPUT_BYTES: u64 = 128 * 1024 * 1024;
-/// Longest string kept in a tool input or prompt (the event the engine steps and the log keep);
-/// every other string of a payload is kept to `store::redact::MAX_FIELD`.
-pub const MAX_INPUT_STRING: usize = 256 * 1024;
+pub use crate::protocol::input::MAX_INPUT_STRING;
 
 /// seed's own failure, as one line.
 #[derive(Debug, thiserror::Error)]
@@ -54,6 +54,9 @@ pub enum HookError {
     /// A bug in seed: a panic, caught.
     #[error("internal error: {0}")]
     Panic(String),
+    /// The work was not done within `hook_budget_ms`; answered per `fail` instead.
+    #[error("ran out of time: not done within hook_budget_ms = {0}, so answered per `fail`")]
+    Lapsed(u64),
 }
 
 /// What the process prints and returns. `exit` is always 0: seed never answers with exit 2.
@@ -76,6 +79,8 @@ pub struct Invocation<'a> {
     pub env: &'a dyn Fn(&str) -> Option<String>,
     /// The process's current directory (last place to look for `.seed.toml`).
     pub cwd: Option<PathBuf>,
+    /// The budget's watchdog (`None`: no budget, as in tests and the demo).
+    pub deadline: Option<Deadline>,
 }
 
 pub fn run(mut inv: Invocation<'_>) -> Outcome {
@@ -86,7 +91,13 @@ pub fn run(mut inv: Invocation<'_>) -> Outcome {
         fail: early_fail_mode(&inv),
         ..Known::default()
     };
-    guarded(&mut known, t0, |known| handle(&mut inv, known, t0))
+    let deadline = inv.deadline.clone();
+    if let Some(d) = &deadline {
+        d.learn(&known);
+    }
+    guarded_within(&mut known, t0, deadline.as_ref(), |known| {
+        handle(&mut inv, known, t0)
+    })
 }
 
 /// `seed hook` called with arguments it cannot use: the same as any internal error (one line
@@ -102,7 +113,8 @@ pub fn refuse_arguments(message: &str, inv: Invocation<'_>) -> Outcome {
     };
     // Reading the payload and the configuration is work like any hook's: a panic in it is
     // caught too (one line, the configured answer), never Rust's report and exit 101.
-    guarded(&mut known, t0, |known| {
+    let deadline = inv.deadline.clone();
+    guarded_within(&mut known, t0, deadline.as_ref(), |known| {
         if let Ok(bytes) = read_stdin(inv.stdin) {
             known.learn(bytes);
         }
@@ -111,6 +123,7 @@ pub fn refuse_arguments(message: &str, inv: Invocation<'_>) -> Outcome {
             .and_then(|s| paths::prepare_state(&s))
             .ok();
         known.fail = configured_fail(&inv, known.cwd.as_deref(), known.fail);
+        tell(&inv, known);
         Err(HookError::Arguments(message.to_string()))
     })
 }
@@ -143,6 +156,13 @@ fn configured_fail(inv: &Invocation<'_>, payload_cwd: Option<&str>, early: FailM
     match config::load(&start_dirs(inv, payload_cwd), inv.env, &flags) {
         Ok(c) => c.fail.unwrap_or(early),
         Err(e) => e.fail.unwrap_or(early),
+    }
+}
+
+/// Tell the watchdog what is known now, for the lapse it may have to answer.
+fn tell(inv: &Invocation<'_>, known: &Known) {
+    if let Some(d) = &inv.deadline {
+        d.learn(known);
     }
 }
 
@@ -182,6 +202,7 @@ fn handle(
     let env_os = |k: &str| (inv.env)(k).map(OsString::from);
     let state = paths::state_dir_with(&env_os).and_then(|s| paths::prepare_state(&s));
     known.state = state.as_ref().ok().cloned();
+    tell(inv, known);
     let bytes = match read_stdin(&mut *inv.stdin) {
         Ok(b) => b,
         Err(e) => {
@@ -206,12 +227,13 @@ fn handle(
     drop(spare);
     // The real directory, to find the project's configuration; everything else is used
     // scrubbed from here on.
-    let payload_cwd = hook_input.cwd.clone();
+    let payload_cwd = hook_input.raw_cwd.clone();
     let scrubbed = payload::scrub(hook_input);
     let hook_input = &scrubbed.input;
     known.event = Some(hook_input.event.clone());
     known.session = Some(hook_input.session_id.clone());
     known.agent = hook_input.agent_id.clone();
+    tell(inv, known);
     let state = state?;
 
     let start_dirs = start_dirs(inv, payload_cwd.as_deref());
@@ -227,6 +249,10 @@ fn handle(
     })?;
     known.fail = cfg.fail_mode();
     known.lock_wait = Some(cfg.lock_wait);
+    if let Some(d) = &inv.deadline {
+        d.set_budget(cfg.hook_budget);
+    }
+    tell(inv, known);
     let project_dir = cfg
         .project_root
         .clone()
@@ -239,6 +265,7 @@ fn handle(
             .any(|l| l.machine.chart.settings.fail == FailMode::Closed)
     {
         known.fail = FailMode::Closed;
+        tell(inv, known);
     }
     let (answer, mut warnings) = step_and_record(
         &*inv,
@@ -293,6 +320,7 @@ mod tests {
                 stdin: &mut stdin,
                 env,
                 cwd: None,
+                deadline: None,
             })
         };
         let out = run_huge(&env);
@@ -333,6 +361,7 @@ mod tests {
                 stdin: &mut stdin,
                 env: &env,
                 cwd: None,
+                deadline: None,
             },
         );
         assert_eq!(out.exit, 0);

@@ -8,6 +8,7 @@
 //! configuration names must load. Hooks that failed the same way are told once, with what to
 //! do about it. Any problem, or no installation at all, exits 1.
 
+mod failsafe;
 mod fix;
 mod footprint;
 mod mcp;
@@ -38,10 +39,18 @@ fn enables_seed_plugin(v: &Value) -> bool {
 }
 
 /// Run one installed handler on a canned payload of its event and note the result.
-fn probe(checks: &mut Vec<Value>, scope: &str, h: &Handler, session: &str, project: &Path) -> bool {
+fn probe(
+    checks: &mut Vec<Value>,
+    scope: &str,
+    h: &Handler,
+    session: &str,
+    project: &Path,
+    safety: &failsafe::Wanted,
+) -> bool {
     let payload = probe::canned(&h.event, h.matcher.as_deref(), session, project);
     let r = probe::run_command(&h.command, &payload, project);
-    let mut problems = check_reply(&h.event, r.exit, &r.stdout);
+    let mut problems = failsafe::check(h, safety);
+    problems.extend(check_reply(&h.event, r.exit, &r.stdout));
     problems.extend(check_stderr(&r.stderr));
     let ok = problems.is_empty();
     checks.push(
@@ -61,6 +70,8 @@ fn handler(event: &str, command: String) -> Handler {
         event: event.to_string(),
         matcher: tools.then(|| "*".to_string()),
         command,
+        timeout: None,
+        on_failure: None,
     }
 }
 
@@ -76,6 +87,7 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
     let mut checks = Vec::new();
     let mut ok = true;
     let mut plugin = false;
+    let safety = failsafe::Wanted::of(&project);
     for (scope, name) in [
         (Scope::User, "user"),
         (Scope::Project, "project"),
@@ -109,7 +121,7 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
         // Every handler, each event and each matcher group: a typo in any one command (a
         // sequence that does not exist, a flag `seed hook` does not take) fails the check.
         for h in &entries {
-            ok &= probe(&mut checks, name, h, &session, &project);
+            ok &= probe(&mut checks, name, h, &session, &project, &safety);
         }
     }
     let in_settings = files.iter().any(|f| f["entries"].as_u64().unwrap_or(0) > 0);
@@ -117,7 +129,7 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
         // The plugin's hooks/hooks.json runs `seed hook EVENT` from PATH for every event.
         for (event, _) in install::HOOK_EVENTS {
             let h = handler(event, format!("seed hook {event}"));
-            ok &= probe(&mut checks, "plugin", &h, &session, &project);
+            ok &= probe(&mut checks, "plugin", &h, &session, &project, &safety);
         }
     }
     let installed = in_settings || plugin;
@@ -130,7 +142,7 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
             install::shell_quote(&exe.display().to_string())
         );
         let h = handler("PreToolUse", command);
-        probe(&mut checks, "self", &h, &session, &project);
+        probe(&mut checks, "self", &h, &session, &project, &safety);
     }
     let mcp = mcp::check(&project);
     if let Some(m) = &mcp {
@@ -141,7 +153,6 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
     let exe = std::env::current_exe()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|_| "/path/to/seed".into());
-    let groups = fix::groups(&checks, &exe);
     for c in checks.iter_mut().filter(|c| c["ok"] != true) {
         let problems: Vec<String> =
             serde_json::from_value(c["problems"].clone()).unwrap_or_default();
@@ -159,7 +170,12 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        print_text(&report, &groups)?;
+        // What reaches the terminal shows control and bidi characters as escapes: hooks'
+        // stderr, paths and names come from a project's files (a cloned repository's).
+        let mut shown = report.clone();
+        crate::report::sanitize::visible_json(&mut shown);
+        let checks = shown["checks"].as_array().cloned().unwrap_or_default();
+        print_text(&shown, &fix::groups(&checks, &exe))?;
     }
     Ok(if ok {
         ExitCode::SUCCESS

@@ -112,6 +112,7 @@ fn invocation<'a>(
     env: &'a dyn Fn(&str) -> Option<String>,
 ) -> Invocation<'a> {
     Invocation {
+        deadline: Some(watchdog(env)),
         sequence: args.sequence,
         enforcement: args.enforcement,
         fail: args.fail,
@@ -122,13 +123,40 @@ fn invocation<'a>(
     }
 }
 
+/// The budget's watchdog for this process: past it, it prints the answer `fail` asks for and
+/// ends the process, before Claude Code's timeout would let the call through. It starts with
+/// `SEED_HOOK_BUDGET_MS` or the default; the configuration, once read, sets it.
+fn watchdog(env: &dyn Fn(&str) -> Option<String>) -> hook::Deadline {
+    let budget = env("SEED_HOOK_BUDGET_MS")
+        .and_then(|v| v.trim().parse().ok())
+        .map_or(hook::DEFAULT_BUDGET, std::time::Duration::from_millis)
+        .min(hook::MAX_BUDGET);
+    hook::Deadline::start(std::time::Instant::now(), budget, |out| {
+        let _ = print(out);
+        std::process::exit(0);
+    })
+}
+
+/// A file-size limit (`ulimit -f`) makes a write past it raise SIGXFSZ, whose default is to
+/// end the process in the middle of an append, with no answer. Caught, the write fails
+/// (EFBIG): the append is rolled back and the hook answers by its fail mode.
+fn survive_file_size_limit() {
+    #[cfg(unix)]
+    {
+        let caught = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let _ = signal_hook::flag::register(signal_hook::consts::SIGXFSZ, caught);
+    }
+}
+
 pub fn run(args: cli::HookArgs) -> ExitCode {
+    survive_file_size_limit();
     let env = |k: &str| std::env::var(k).ok();
     let mut stdin = std::io::stdin().lock();
     print(hook::run(invocation(args, &mut stdin, &env)))
 }
 
 fn refuse(message: &str, args: cli::HookArgs) -> ExitCode {
+    survive_file_size_limit();
     let env = |k: &str| std::env::var(k).ok();
     let message = format!("hook arguments: {message} ({USAGE})");
     let stdin = std::io::stdin();

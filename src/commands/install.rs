@@ -24,8 +24,8 @@ use crate::cli;
 
 pub use files::{real_target, replace_file, replace_file_like};
 pub use hooks::{
-    HOOK_EVENTS, Handler, MARKER, TIMEOUT_SECS, find_entries, hook_command, is_seed_handler, merge,
-    parse_settings, remove, render, seed_handlers, shell_quote,
+    BLOCK_ON_FAILURE, HOOK_EVENTS, Handler, MARKER, TIMEOUT_SECS, find_entries, hook_command,
+    is_seed_handler, merge, parse_settings, remove, render, seed_handlers, shell_quote,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,12 +172,13 @@ pub fn run(args: cli::InstallArgs, uninstall: bool) -> CmdResult {
     }
     // Every file is read, parsed and changed in memory first: one that cannot be (bad JSON,
     // a foreign `seed` server) stops the install before anything is written.
+    let fail_closed = !uninstall && checks::fails_closed(sequence, &project_root());
     let holds_hooks = |v: &Value| !find_entries(v).is_empty();
     let mut changes = vec![prepare(&path, uninstall, "hooks", holds_hooks, |v| {
         if uninstall {
             remove(v).map(|r| r.0)
         } else {
-            merge(v, &bin, sequence)
+            merge(v, &bin, sequence, fail_closed)
         }
     })?];
     // Claude Code keeps a user's or local MCP server in its own `~/.claude.json`, which it

@@ -57,6 +57,8 @@ pub struct FileConfig {
     pub response_limit: Option<usize>,
     /// Milliseconds a hook waits for another to release the session log's lock.
     pub lock_wait_ms: Option<u64>,
+    /// Milliseconds a hook may work before it answers by its fail mode.
+    pub hook_budget_ms: Option<u64>,
     pub stop: Option<StopConfig>,
     pub overrides: BTreeMap<String, Override>,
 }
@@ -72,6 +74,7 @@ const TOP_KEYS: &[&str] = &[
     "emit_allow",
     "response_limit",
     "lock_wait_ms",
+    "hook_budget_ms",
     "stop",
     "overrides",
 ];

@@ -12,6 +12,11 @@ use super::{ConfigError, Parsed};
 /// The longest a hook waits for the session log's lock (and for its failure record after):
 /// below the 30 s timeout `seed install` pins, with room for the rest of the hook's work.
 pub const MAX_LOCK_WAIT: Duration = Duration::from_secs(25);
+/// How long a hook may work before it answers by its fail mode, unless configured.
+pub const DEFAULT_HOOK_BUDGET: Duration = Duration::from_secs(10);
+/// The longest hook budget: below the 30 s timeout `seed install` writes, with room to
+/// answer.
+pub const MAX_HOOK_BUDGET: Duration = Duration::from_secs(25);
 
 /// A file that was read: where it is and what it says.
 pub type Read<'a> = Option<(&'a Path, &'a Parsed)>;
@@ -58,20 +63,70 @@ pub fn lock_wait(
     let set = [project, user]
         .into_iter()
         .flatten()
-        .find_map(|(path, p)| Some((path, p, p.config.lock_wait_ms?)));
-    let Some((path, p, ms)) = set else {
+        .find_map(|(path, p)| Some((p.place_of(path, "lock_wait_ms"), p.config.lock_wait_ms?)));
+    capped(
+        "lock_wait_ms",
+        set,
+        default,
+        MAX_LOCK_WAIT,
+        "waiting",
+        warnings,
+    )
+}
+
+/// `hook_budget_ms`: `SEED_HOOK_BUDGET_MS`, else the project's file, else the user's, else
+/// the default; capped at `max` (below Claude Code's hook timeout) with a warning.
+pub fn hook_budget(
+    env: Option<&str>,
+    user: Read<'_>,
+    project: Read<'_>,
+    default: Duration,
+    max: Duration,
+    warnings: &mut Vec<String>,
+) -> Result<Duration, ConfigError> {
+    let set = match env {
+        Some(v) => Some((
+            "SEED_HOOK_BUDGET_MS".to_string(),
+            v.trim().parse().map_err(|_| {
+                ConfigError::new(format!("SEED_HOOK_BUDGET_MS: not a number: `{v}`"))
+            })?,
+        )),
+        None => [project, user].into_iter().flatten().find_map(|(path, p)| {
+            Some((p.place_of(path, "hook_budget_ms"), p.config.hook_budget_ms?))
+        }),
+    };
+    Ok(capped(
+        "hook_budget_ms",
+        set,
+        default,
+        max,
+        "answering after",
+        warnings,
+    ))
+}
+
+/// A number of milliseconds set at `place` (or `default`), at most `max`: past it, a
+/// timed-out hook would let the call through, so it is capped with a warning.
+fn capped(
+    key: &str,
+    set: Option<(String, u64)>,
+    default: Duration,
+    max: Duration,
+    instead: &str,
+    warnings: &mut Vec<String>,
+) -> Duration {
+    let Some((place, ms)) = set else {
         return default;
     };
     let wanted = Duration::from_millis(ms);
-    if wanted <= MAX_LOCK_WAIT {
+    if wanted <= max {
         return wanted;
     }
-    let max = MAX_LOCK_WAIT.as_millis();
     warnings.push(format!(
-        "{}: lock_wait_ms = {ms} is past Claude Code's hook timeout (a timed-out hook lets the call through, even with fail = \"closed\"); waiting {max} ms",
-        p.place_of(path, "lock_wait_ms")
+        "{place}: {key} = {ms} is past Claude Code's hook timeout (a timed-out hook lets the call through, even with fail = \"closed\"); {instead} {} ms",
+        max.as_millis()
     ));
-    MAX_LOCK_WAIT
+    max
 }
 
 #[cfg(test)]

@@ -128,6 +128,54 @@ pub fn escape(text: &str, max: usize) -> String {
     shown.into_iter().collect()
 }
 
+/// Text shown as it is with its layout (newlines, tabs) kept, but every other control
+/// character (ESC, BEL, NUL, C1) and every bidi control written out as an escape
+/// (`\u{1b}`, `\u{202e}`): what reaches a terminal or a person runs nothing and reorders
+/// nothing, and they still see that the text holds it. Nothing is cut. For the hook's answers
+/// (which Claude Code shows) and any text printed whole.
+pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
+    let plain = |c: char| c == '\n' || c == '\t' || !(c.is_control() || is_bidi_control(c));
+    if text.chars().all(plain) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if plain(c) {
+            out.push(c);
+        } else {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// [`visible`] over every string of a JSON value, keys included.
+pub fn visible_json(v: &mut Value) {
+    match v {
+        Value::String(s) => {
+            if let std::borrow::Cow::Owned(o) = visible(s) {
+                *s = o;
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(visible_json),
+        Value::Object(m) => {
+            let dirty = m
+                .keys()
+                .any(|k| matches!(visible(k), std::borrow::Cow::Owned(_)));
+            if dirty {
+                let old = std::mem::take(m);
+                for (k, mut val) in old {
+                    visible_json(&mut val);
+                    m.insert(visible(&k).into_owned(), val);
+                }
+            } else {
+                m.values_mut().for_each(visible_json);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// CSI: parameters and intermediates up to the final byte (`@`–`~`).
 fn skip_csi(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
     for c in chars.by_ref() {
@@ -207,6 +255,24 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use serde_json::json;
+
+    #[test]
+    fn visible_text_shows_every_control_and_bidi_character_as_an_escape() {
+        assert_eq!(
+            visible("plain\ntext\twith layout"),
+            "plain\ntext\twith layout"
+        );
+        assert_eq!(
+            visible("\u{1b}]0;owned\u{7}a\u{0}b\u{9b}c\u{202e}d\r"),
+            "\\u{1b}]0;owned\\u{7}a\\u{0}b\\u{9b}c\\u{202e}d\\u{d}"
+        );
+        let mut v = json!({"reason": "x\u{1b}[2J", "list": ["\u{2066}"], "k\u{7}": 1});
+        visible_json(&mut v);
+        assert_eq!(
+            v,
+            json!({"reason": "x\\u{1b}[2J", "list": ["\\u{2066}"], "k\\u{7}": 1})
+        );
+    }
 
     #[test]
     fn escapes_are_removed_whole() {

@@ -212,13 +212,7 @@ pub fn one_line(lines: &[&str]) -> Option<(String, usize)> {
 }
 
 /// Keys of the payload's other fields a record keeps in `extra` (the event keeps others).
-pub const EXTRA_KEYS: &[&str] = &[
-    "duration_ms",
-    "is_interrupt",
-    "reason",
-    "trigger",
-    "notification_type",
-];
+pub use crate::protocol::input::EXTRA_KEYS;
 
 /// Payload facts worth keeping that the engine does not step on; `event` is the stepped
 /// event (`None`: an event seed only records). The payload was scrubbed: every string here is
@@ -260,6 +254,9 @@ pub fn extra(h: &HookInput, event: Option<&Event>) -> Value {
     }
     if h.repairs.flattened > 0 {
         put("flattened_too_deep", json!(h.repairs.flattened));
+    }
+    if h.repairs.huge_numbers > 0 {
+        put("quoted_huge_numbers", json!(h.repairs.huge_numbers));
     }
     if event.is_none() {
         put("unknown_event", json!(!h.is_known()));

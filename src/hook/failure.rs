@@ -4,6 +4,7 @@
 //! event and session from a payload that was otherwise unusable) goes into both.
 
 use std::cell::{Cell, RefCell};
+use std::fs::File;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::Once;
@@ -12,6 +13,7 @@ use std::time::{Duration, Instant};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::deadline::Deadline;
 use super::{HookError, Outcome, ms_since, now_ts};
 use crate::engine::ir::FailMode;
 use crate::protocol::{Answer, output, repair};
@@ -30,7 +32,7 @@ const ERRORS_LOG_GRACE: Duration = Duration::from_millis(50);
 pub const SALVAGE_MAX: usize = 16 * 1024 * 1024;
 
 /// What is known when an error happens, for the failure record and answer.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Known {
     /// The prepared state directory (`None`: nowhere safe to write).
     pub state: Option<PathBuf>,
@@ -87,9 +89,16 @@ impl Known {
 
 /// Record the failure where possible and give the configured answer.
 pub fn failure(known: &Known, err: &HookError, t0: Instant) -> Outcome {
+    failure_into(known, err, t0, None)
+}
+
+/// [`failure`], appended through `held` when the session log's lock is held by this process
+/// (the hook's own work, cut by its deadline): another handle would wait for that lock.
+pub fn failure_into(known: &Known, err: &HookError, t0: Instant, held: Option<File>) -> Outcome {
     // Said on stderr, recorded and (fail-closed) answered: redacted and bounded like any text.
-    let mut msg = format!("seed: {err}").replace(['\n', '\r'], " ");
+    let mut msg = format!("seed: {err}");
     scrub_str(&mut msg, MAX_FIELD, "error", &mut Vec::new());
+    let msg = one_line(&msg);
     if let Some(state) = &known.state {
         let mut rec = Record::new(
             now_ts(),
@@ -106,19 +115,22 @@ pub fn failure(known: &Known, err: &HookError, t0: Instant) -> Outcome {
             json!({ "fail": if known.fail == FailMode::Closed { "closed" } else { "open" } });
         // What is left of the hook's wait: a hook that failed because the session log stayed
         // locked has used it up, and must answer now, not after another wait.
-        let left = || {
-            known
+        // A lapse has no time left at all: the budget is spent.
+        let left = || match err {
+            HookError::Lapsed(_) => Duration::ZERO,
+            _ => known
                 .lock_wait
                 .unwrap_or(log::LOCK_WAIT)
-                .saturating_sub(t0.elapsed())
+                .saturating_sub(t0.elapsed()),
         };
         let append = |path: std::path::PathBuf, wait: Duration| {
             log::append_once_within(&path, &rec, wait).is_ok()
         };
-        let written = known.session.as_ref().is_some_and(|s| {
-            paths::ensure_dir_in(state, &paths::session_dir(state, s)).is_ok()
-                && append(paths::session_log(state, s), left())
-        });
+        let written = held.is_some_and(|f| append_held(&f, &rec))
+            || known.session.as_ref().is_some_and(|s| {
+                paths::ensure_dir_in(state, &paths::session_dir(state, s)).is_ok()
+                    && append(paths::session_log(state, s), left())
+            });
         if !written {
             append(paths::errors_log(state), left().max(ERRORS_LOG_GRACE));
         }
@@ -132,6 +144,29 @@ pub fn failure(known: &Known, err: &HookError, t0: Instant) -> Outcome {
         stderr: Some(msg),
         exit: 0,
     }
+}
+
+/// A line for stderr (which a terminal, and `seed doctor`, show): one line, every other
+/// control and bidi character (from a project's file, a variable, a path) as an escape.
+pub fn one_line(text: &str) -> String {
+    crate::engine::sanitize::visible(&text.replace(['\n', '\r'], " ")).replace('\t', " ")
+}
+
+/// Append `rec` to a log whose lock this process holds; a failed write is cut back off.
+fn append_held(file: &File, rec: &Record) -> bool {
+    // Still ours (the work may have let it go an instant ago): taking it again is at once.
+    if file.try_lock().is_err() {
+        return false;
+    }
+    let (Ok(line), Ok(len)) = (log::encode(rec), file.metadata().map(|m| m.len())) else {
+        return false;
+    };
+    let mut f = file;
+    if log::append_line(&mut f, &line).is_ok() {
+        return true;
+    }
+    let _ = file.set_len(len);
+    false
 }
 
 thread_local! {
@@ -186,20 +221,42 @@ pub fn catch_panic<T>(work: impl FnOnce() -> Result<T, HookError>) -> Result<T, 
 /// Run the hook's work; a panic in it is one more internal error (one line, a failure record,
 /// the configured answer) instead of Rust's report and exit 101, which would ignore
 /// fail-closed. `known` keeps what the work learnt before it failed.
+#[cfg(test)]
 pub fn guarded(
     known: &mut Known,
     t0: Instant,
     work: impl FnOnce(&mut Known) -> Result<(Answer, Option<String>), HookError>,
 ) -> Outcome {
+    guarded_within(known, t0, None, work)
+}
+
+/// [`guarded`] under a deadline: the failure record is a write, made only in time (past
+/// the budget the deadline's own answer stands, see [`Deadline::begin_writing`]), and the
+/// deadline is told when the work is done.
+pub fn guarded_within(
+    known: &mut Known,
+    t0: Instant,
+    deadline: Option<&Deadline>,
+    work: impl FnOnce(&mut Known) -> Result<(Answer, Option<String>), HookError>,
+) -> Outcome {
     let result = catch_panic(|| work(&mut *known));
-    match result {
+    let out = match result {
         Ok((answer, warning)) => Outcome {
             stdout: answer.stdout(),
-            stderr: warning.map(|w| format!("seed: warning: {w}").replace(['\n', '\r'], " ")),
+            stderr: warning.map(|w| one_line(&format!("seed: warning: {w}"))),
             exit: 0,
         },
-        Err(e) => failure(known, &e, t0),
+        Err(e) => {
+            if let Some(d) = deadline {
+                d.begin_writing();
+            }
+            failure(known, &e, t0)
+        }
+    };
+    if let Some(d) = deadline {
+        d.finish();
     }
+    out
 }
 
 #[cfg(test)]

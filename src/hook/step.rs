@@ -63,6 +63,9 @@ pub(super) fn step_and_record(
         paths::ensure_dir_in(state, &dir)?;
     }
     let mut log = LockedLog::open_within(&paths::session_log(state, &h.session_id), cfg.lock_wait)?;
+    if let Some(d) = &inv.deadline {
+        d.hold_log(log.share());
+    }
     let meta_path = paths::session_meta(state, &h.session_id);
     let mut meta = sessions::load_meta(&meta_path).unwrap_or_default();
     let meta_before = meta.clone();
@@ -93,6 +96,11 @@ pub(super) fn step_and_record(
         answer = output::context(&h.event, &text);
     }
 
+    // Past the budget nothing is written (the deadline answered); from here the writes are
+    // never cut.
+    if let Some(d) = &inv.deadline {
+        d.begin_writing();
+    }
     // What can fail the hook, before the record: a failure leaves no record of an answer
     // that was not given.
     for (i, l) in loaded.iter().enumerate() {
@@ -136,7 +144,12 @@ pub(super) fn step_and_record(
         record.facts = facts;
     }
     if let Some(resp) = &h.tool_response {
-        let mut bounded = redact::bound_response(resp.clone(), cfg.response_limit);
+        let mut bounded = redact::bound_response(
+            resp.clone(),
+            cfg.response_limit,
+            h.response_size,
+            h.response_whole,
+        );
         // The event already holds the whole (redacted) result: keep its size, not a 2nd copy.
         if record.event.as_ref().is_some_and(|e| !e.response.is_null()) {
             bounded.value = Value::Null;

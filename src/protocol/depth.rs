@@ -55,7 +55,7 @@ pub fn flatten(text: &str, max: usize) -> Option<(String, usize)> {
 }
 
 /// The index just past the string that opens at `start` (or the end of the text).
-fn skip_string(b: &[u8], start: usize) -> usize {
+pub(crate) fn skip_string(b: &[u8], start: usize) -> usize {
     let mut i = start + 1;
     while i < b.len() {
         match b[i] {

@@ -5,14 +5,26 @@
 //! add fields every release): a field of the wrong type counts as missing, unknown fields are
 //! ignored, unknown events are recorded and answered with nothing.
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use super::depth;
+use super::bounded::{self, Limits};
 pub use super::events::{EVENTS, is_known_event};
 use super::repair::{self, Repairs};
 pub use super::tool_result::{MAX_ENGINE_RESPONSE, result_for_engine};
+use super::top::{Top, top_level};
 use crate::engine::{Event, Phase};
-use crate::store::redact::MAX_FIELD;
+use crate::store::redact::{Cut, MAX_FIELD, SCAN_MARGIN, scrub_str};
+
+/// Longest string kept in a tool input or prompt (the event the engine steps and the log keep);
+/// every other string of a payload is kept to `store::redact::MAX_FIELD`.
+pub const MAX_INPUT_STRING: usize = 256 * 1024;
+/// Bytes of a tool input kept in all: past them the rest of its arrays and objects is skipped
+/// unread (and listed as cut), however many values a payload sends.
+pub const MAX_INPUT_KEPT: usize = 1024 * 1024;
+/// The largest `response_limit`: bytes of a tool's result a record can keep. The payload keeps
+/// this much of a result (and a margin for the secrets across the cut) and skips the rest.
+pub const MAX_RESPONSE_KEPT: usize = 1024 * 1024;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum InputError {
@@ -53,9 +65,18 @@ pub struct HookInput {
     pub prompt: Option<String>,
     pub source: Option<String>,
     pub stop_hook_active: bool,
-    /// Every other field, untouched.
+    /// The fields worth keeping of the rest (`LIFECYCLE_KEYS`, `EXTRA_KEYS`), scalars only.
     pub rest: Map<String, Value>,
     pub repairs: Repairs,
+    /// `cwd` as sent (not redacted), to find the project's configuration; `None` when it is
+    /// longer than any real path.
+    pub raw_cwd: Option<String>,
+    /// Bytes of the tool's result as sent (`tool_response`).
+    pub response_size: u64,
+    /// The whole result was kept: nothing of it was cut or skipped.
+    pub response_whole: bool,
+    /// What was cut while reading the payload (for the record's `extra.truncated`).
+    pub cuts: Vec<Cut>,
 }
 
 /// A JSON value's type for messages: "a number", "an array"…
@@ -70,87 +91,186 @@ pub fn kind_name(v: &Value) -> &'static str {
     }
 }
 
-fn take_str(m: &mut Map<String, Value>, key: &str) -> Option<String> {
-    match m.remove(key) {
-        Some(Value::String(s)) => Some(s),
-        Some(other) if !other.is_null() => {
-            // Wrong type: keep it visible in `rest`, treat the field as missing.
-            m.insert(key.to_string(), other);
-            None
+/// How much of each field is kept: a tool input and a prompt as content, a tool's result up
+/// to what a record may hold, anything else as a field (a name, a path, a reason).
+fn limits_of(key: &str) -> Limits {
+    match key {
+        "tool_input" => Limits {
+            max_string: MAX_INPUT_STRING,
+            budget: MAX_INPUT_KEPT,
+            say_cuts: true,
+        },
+        "prompt" => Limits {
+            max_string: MAX_INPUT_STRING,
+            budget: usize::MAX,
+            say_cuts: true,
+        },
+        // Recorded as its first `response_limit` bytes and its size: cut silently.
+        "tool_response" => Limits {
+            max_string: MAX_RESPONSE_KEPT + SCAN_MARGIN,
+            budget: MAX_RESPONSE_KEPT + SCAN_MARGIN,
+            say_cuts: false,
+        },
+        _ => Limits {
+            max_string: MAX_FIELD,
+            budget: 4 * MAX_FIELD,
+            say_cuts: true,
+        },
+    }
+}
+
+/// A payload's top-level fields as sent (the last of a repeated key), read one at a time.
+struct Fields<'a> {
+    all: Vec<(std::borrow::Cow<'a, str>, &'a RawValue)>,
+    cuts: Vec<Cut>,
+    repairs: Repairs,
+}
+
+impl<'a> Fields<'a> {
+    fn raw(&self, key: &str) -> Option<&'a RawValue> {
+        self.all
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| *v)
+    }
+
+    /// The field kept within its limits.
+    fn kept(&mut self, key: &str) -> Option<bounded::Kept> {
+        let raw = self.raw(key)?;
+        let k = bounded::keep(raw, limits_of(key), key, &mut self.cuts);
+        self.repairs.flattened += k.repairs.flattened;
+        self.repairs.huge_numbers += k.repairs.huge_numbers;
+        Some(k)
+    }
+
+    /// A string field, redacted and bounded; another type counts as missing.
+    fn text(&mut self, key: &str) -> Option<String> {
+        let raw = self.raw(key)?;
+        if !raw.get().starts_with('"') {
+            return None;
         }
-        _ => None,
+        match self.kept(key)?.value {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A string field exactly as sent, when it is at most `max` bytes.
+    fn exact(&self, key: &str, max: usize) -> Option<Result<String, usize>> {
+        let raw = self.raw(key)?;
+        if !raw.get().starts_with('"') {
+            return None;
+        }
+        let s: String = serde_json::from_str(raw.get()).ok()?;
+        Some(if s.len() > max { Err(s.len()) } else { Ok(s) })
+    }
+
+    fn is_null(&self, key: &str) -> bool {
+        self.raw(key).is_none_or(|r| r.get() == "null")
     }
 }
 
 impl HookInput {
-    /// Parse stdin bytes. `event_override` is the CLI's `EVENT` argument.
+    /// Parse stdin bytes. `event_override` is the CLI's `EVENT` argument. The payload is read
+    /// in one pass that redacts and bounds every string kept and skips what is not kept
+    /// unread; fields seed keeps nowhere are dropped.
     pub fn parse(bytes: Vec<u8>, event_override: Option<&str>) -> Result<HookInput, InputError> {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Err(InputError::Empty);
         }
         let (text, mut repairs) = repair::decode(bytes);
         let text = text.trim_start_matches('\u{feff}');
-        let value: Value = match serde_json::from_str(text) {
-            Ok(v) => v,
-            // Nested past the parser's limit: judged with the deep part cut, never unjudged.
-            Err(e) if e.to_string().starts_with("recursion limit exceeded") => {
-                let (flat, cut) = depth::flatten(text, depth::MAX_DEPTH)
-                    .ok_or(InputError::NotJson(e.to_string()))?;
-                repairs.flattened = cut;
-                serde_json::from_str(&flat).map_err(|e| InputError::NotJson(e.to_string()))?
-            }
-            Err(e) => return Err(InputError::NotJson(e.to_string())),
+        let top = top_level(text, &is_read).map_err(|e| InputError::NotJson(e.to_string()))?;
+        let all = match top {
+            Top::Object(all) => all,
+            Top::Other(kind) => return Err(InputError::NotObject(kind)),
         };
-        let Value::Object(mut m) = value else {
-            return Err(InputError::NotObject(kind_name(&value)));
+        let mut f = Fields {
+            all,
+            cuts: Vec::new(),
+            repairs: Repairs::default(),
         };
-        let named = match m.remove("hook_event_name") {
-            Some(Value::String(s)) => Some(s),
-            None | Some(Value::Null) => None,
+        let named = match f.raw("hook_event_name") {
+            None => None,
+            Some(r) if r.get() == "null" => None,
+            Some(r) if r.get().starts_with('"') => f.text("hook_event_name"),
             Some(_) => return Err(InputError::WrongType("hook_event_name", "a string")),
         };
-        let event = match (event_override, named) {
+        let mut event = match (event_override, named) {
             (Some(e), _) => e.to_string(),
             (None, Some(e)) => e,
             (None, None) => return Err(InputError::Missing("hook_event_name")),
         };
-        let session_id = match m.remove("session_id") {
+        let session_id = match f.raw("session_id") {
+            None => return Err(InputError::Missing("session_id")),
+            Some(r) if r.get() == "null" => return Err(InputError::Missing("session_id")),
+            Some(r) if !r.get().starts_with('"') => {
+                return Err(InputError::WrongType("session_id", "a string"));
+            }
             // The id names the session's directory and every record: never cut, so refused.
-            Some(Value::String(s)) if s.len() > MAX_FIELD => {
-                return Err(InputError::TooLong("session_id", MAX_FIELD));
-            }
-            Some(Value::String(s)) if !s.trim().is_empty() => s,
-            None | Some(Value::Null) | Some(Value::String(_)) => {
-                return Err(InputError::Missing("session_id"));
-            }
-            Some(_) => return Err(InputError::WrongType("session_id", "a string")),
+            Some(_) => match f.exact("session_id", MAX_FIELD) {
+                Some(Ok(s)) if !s.trim().is_empty() => s,
+                Some(Err(_)) => return Err(InputError::TooLong("session_id", MAX_FIELD)),
+                _ => return Err(InputError::Missing("session_id")),
+            },
         };
-        let tool_input = m.remove("tool_input").unwrap_or(Value::Null);
-        let tool_response = m.remove("tool_response").filter(|v| !v.is_null());
-        let stop_hook_active = matches!(m.get("stop_hook_active"), Some(Value::Bool(true)));
-        let error = match m.remove("error") {
+        let raw_cwd = f.exact("cwd", MAX_FIELD).and_then(Result::ok);
+        let tool_input = f.kept("tool_input").map_or(Value::Null, |k| k.value);
+        let prompt = f.text("prompt");
+        let (tool_response, response_size, response_whole) = if f.is_null("tool_response") {
+            (None, 0, true)
+        } else {
+            let size = f.raw("tool_response").map_or(0, |r| r.get().len() as u64);
+            let k = f.kept("tool_response");
+            let whole = k.as_ref().is_some_and(|k| !k.cut);
+            (k.map(|k| k.value), size, whole)
+        };
+        let stop_hook_active = f.raw("stop_hook_active").is_some_and(|r| r.get() == "true");
+        // The event name from the command line is bounded like the payload's.
+        scrub_str(&mut event, MAX_FIELD, "hook_event_name", &mut f.cuts);
+        let transcript_path = f.text("transcript_path");
+        let cwd = f.text("cwd");
+        let permission_mode = f.text("permission_mode");
+        let agent_id = f.text("agent_id").filter(|s| !s.is_empty());
+        let agent_type = f.text("agent_type");
+        let tool_name = f.text("tool_name");
+        let tool_use_id = f.text("tool_use_id");
+        let error = match f.kept("error").map(|k| k.value) {
+            None | Some(Value::Null) => None,
             Some(Value::String(s)) => Some(s),
-            Some(Value::Null) | None => None,
-            Some(other) => Some(other.to_string()),
+            Some(other) => {
+                let mut s = other.to_string();
+                scrub_str(&mut s, MAX_FIELD, "error", &mut f.cuts);
+                Some(s)
+            }
         };
+        let source = f.text("source");
+        let rest = kept_rest(&mut f);
+        repairs.flattened = f.repairs.flattened;
+        repairs.huge_numbers = f.repairs.huge_numbers;
         Ok(HookInput {
             event,
             session_id,
-            transcript_path: take_str(&mut m, "transcript_path"),
-            cwd: take_str(&mut m, "cwd"),
-            permission_mode: take_str(&mut m, "permission_mode"),
-            agent_id: take_str(&mut m, "agent_id").filter(|s| !s.is_empty()),
-            agent_type: take_str(&mut m, "agent_type"),
-            tool_name: take_str(&mut m, "tool_name"),
+            transcript_path,
+            cwd,
+            permission_mode,
+            agent_id,
+            agent_type,
+            tool_name,
             tool_input,
             tool_response,
-            tool_use_id: take_str(&mut m, "tool_use_id"),
+            tool_use_id,
             error,
-            prompt: take_str(&mut m, "prompt"),
-            source: take_str(&mut m, "source"),
+            prompt,
+            source,
             stop_hook_active,
-            rest: m,
+            rest,
             repairs,
+            raw_cwd,
+            response_size,
+            response_whole,
+            cuts: f.cuts,
         })
     }
 
@@ -170,6 +290,57 @@ pub struct Normalized {
     pub phase: Phase,
     pub event: Event,
 }
+
+/// The payload's fields seed reads; any other is skipped unread.
+const READ_KEYS: &[&str] = &[
+    "hook_event_name",
+    "session_id",
+    "transcript_path",
+    "cwd",
+    "permission_mode",
+    "agent_id",
+    "agent_type",
+    "tool_name",
+    "tool_input",
+    "tool_response",
+    "tool_use_id",
+    "error",
+    "prompt",
+    "source",
+    "stop_hook_active",
+];
+
+fn is_read(key: &str) -> bool {
+    READ_KEYS.contains(&key) || LIFECYCLE_KEYS.contains(&key) || EXTRA_KEYS.contains(&key)
+}
+
+/// The rest of the payload worth keeping: the fields named in [`LIFECYCLE_KEYS`] and
+/// `EXTRA_KEYS` that hold a string, number or boolean.
+fn kept_rest(f: &mut Fields<'_>) -> Map<String, Value> {
+    let mut rest = Map::new();
+    for key in LIFECYCLE_KEYS.iter().chain(EXTRA_KEYS) {
+        if rest.contains_key(*key) {
+            continue;
+        }
+        let Some(raw) = f.raw(key) else { continue };
+        if raw.get().starts_with(['{', '[', 'n']) {
+            continue;
+        }
+        if let Some(k) = f.kept(key) {
+            rest.insert((*key).to_string(), k.value);
+        }
+    }
+    rest
+}
+
+/// Payload facts the record keeps beside the event (see `hook::answer::extra`).
+pub const EXTRA_KEYS: &[&str] = &[
+    "duration_ms",
+    "is_interrupt",
+    "reason",
+    "trigger",
+    "notification_type",
+];
 
 /// Lifecycle payload fields worth matching on (`lifecycle:SessionStart` with `{"source":
 /// "compact"}`); everything else stays out of the event so records stay small.
@@ -207,8 +378,10 @@ pub fn normalize(
         },
         "PostToolUse" => Normalized {
             phase: Phase::Advance,
-            event: Event::tool(tool()?, tool_input.clone())
-                .with_response(result_for_engine(input.tool_response.as_ref())),
+            event: Event::tool(tool()?, tool_input.clone()).with_response(result_for_engine(
+                input.tool_response.as_ref(),
+                input.response_whole,
+            )),
         },
         "PostToolUseFailure" => Normalized {
             phase: Phase::Advance,
@@ -292,7 +465,8 @@ mod tests {
         let i = parse(r#"{"hook_event_name":"Stop","session_id":"s","cwd":5,"stop_hook_active":"yes","new_field":{"a":1}}"#).unwrap();
         assert_eq!(i.cwd, None);
         assert!(!i.stop_hook_active);
-        assert!(i.rest.contains_key("new_field"));
+        // Kept nowhere, so not kept: only the fields a record holds are read.
+        assert!(i.rest.is_empty());
     }
 
     #[test]

@@ -17,7 +17,10 @@ impl Answer {
         Answer { json: None }
     }
 
-    fn some(v: Value) -> Answer {
+    /// Every answer's text is shown to the user or the model: its control and bidi
+    /// characters (quoted from a tool's input, a sequence's file) are shown as escapes.
+    fn some(mut v: Value) -> Answer {
+        crate::engine::sanitize::visible_json(&mut v);
         Answer { json: Some(v) }
     }
 

@@ -65,12 +65,69 @@ pub struct Repairs {
     /// Arrays and objects nested too deep to parse, replaced by a marker
     /// ([`super::depth::flatten`]).
     pub flattened: usize,
+    /// Numbers past the range of `f64`, kept as strings ([`quote_huge_numbers`]).
+    pub huge_numbers: usize,
 }
 
 impl Repairs {
     pub fn any(&self) -> bool {
-        self.lone_surrogates > 0 || self.invalid_utf8 || self.flattened > 0
+        self.lone_surrogates > 0 || self.invalid_utf8 || self.flattened > 0 || self.huge_numbers > 0
     }
+}
+
+/// JSON text rewritten so that it parses, after `err`: nesting past the parser's limit cut
+/// ([`super::depth::flatten`]) or numbers past `f64`'s range quoted ([`quote_huge_numbers`]);
+/// `None` for any other error. What was done is added to `repairs`.
+pub fn refit(text: &str, err: &serde_json::Error, repairs: &mut Repairs) -> Option<String> {
+    let message = err.to_string();
+    if message.starts_with("recursion limit exceeded") {
+        let (flat, cut) = super::depth::flatten(text, super::depth::MAX_DEPTH)?;
+        repairs.flattened += cut;
+        Some(flat)
+    } else if message.starts_with("number out of range") {
+        let (quoted, n) = quote_huge_numbers(text)?;
+        repairs.huge_numbers += n;
+        Some(quoted)
+    } else {
+        None
+    }
+}
+
+/// `text` with every number too large for an `f64` (`1e400`, `-1e999`, a 400-digit integer)
+/// turned into a string of its digits, and how many; `None` when there is none. The JSON
+/// parser refuses such a number, which would make the whole payload unreadable (and a
+/// fail-open hook skip the gate): as a string the call is judged like any other. Linear in
+/// the text; strings are skipped whole.
+pub fn quote_huge_numbers(text: &str) -> Option<(String, usize)> {
+    let b = text.as_bytes();
+    let mut out: Option<String> = None;
+    let (mut copied, mut n, mut i) = (0, 0, 0);
+    while i < b.len() {
+        match b[i] {
+            b'"' => i = super::depth::skip_string(b, i),
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while i < b.len() && matches!(b[i], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+                {
+                    i += 1;
+                }
+                let token = &text[start..i];
+                if token.parse::<f64>().is_ok_and(f64::is_infinite) {
+                    let o = out.get_or_insert_with(|| String::with_capacity(text.len() + 2));
+                    o.push_str(&text[copied..start]);
+                    o.push('"');
+                    o.push_str(token);
+                    o.push('"');
+                    copied = i;
+                    n += 1;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    let mut o = out?;
+    o.push_str(&text[copied..]);
+    Some((o, n))
 }
 
 /// Decode stdin bytes into JSON text: surrogates repaired, invalid UTF-8 replaced with U+FFFD.
@@ -82,8 +139,7 @@ pub fn decode(mut bytes: Vec<u8>) -> (String, Repairs) {
             s,
             Repairs {
                 lone_surrogates,
-                invalid_utf8: false,
-                flattened: 0,
+                ..Repairs::default()
             },
         ),
         Err(e) => (
@@ -91,7 +147,7 @@ pub fn decode(mut bytes: Vec<u8>) -> (String, Repairs) {
             Repairs {
                 lone_surrogates,
                 invalid_utf8: true,
-                flattened: 0,
+                ..Repairs::default()
             },
         ),
     }
@@ -127,6 +183,25 @@ mod tests {
         assert_eq!(r.lone_surrogates, 2);
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["p"], "x\u{FFFD}🚀\u{FFFD}");
+    }
+
+    #[test]
+    fn numbers_past_f64_become_strings_and_the_rest_is_left() {
+        let text = r#"{"a":1e400,"b":[-1e999, 2.5e10, 12],"s":"1e400","c":1e308}"#;
+        assert!(serde_json::from_str::<serde_json::Value>(text).is_err());
+        let (fixed, n) = quote_huge_numbers(text).expect("rewritten");
+        assert_eq!(n, 2);
+        let v: serde_json::Value = serde_json::from_str(&fixed).expect("parses");
+        assert_eq!(v["a"], "1e400");
+        assert_eq!(v["b"], serde_json::json!(["-1e999", 2.5e10, 12]));
+        assert_eq!(
+            (&v["s"], &v["c"]),
+            (&serde_json::json!("1e400"), &serde_json::json!(1e308))
+        );
+        let digits = format!("[{}]", "9".repeat(400));
+        let (fixed, _) = quote_huge_numbers(&digits).expect("rewritten");
+        assert_eq!(fixed, format!("[\"{}\"]", "9".repeat(400)));
+        assert_eq!(quote_huge_numbers(r#"{"a":[1,-2.5,3e2],"b":"x"}"#), None);
     }
 
     #[test]

@@ -11,13 +11,14 @@ pub const MAX_ENGINE_RESPONSE: usize = 16 * 1024;
 pub const MAX_KEPT_MEMBER: usize = 256;
 
 /// The tool's result as the engine sees it, redacted. One larger than [`MAX_ENGINE_RESPONSE`]
-/// keeps only its top-level numbers, booleans and short strings, each whole (a fetch's `code`
-/// says whether it found the page, however long the page), and is `null` when it has none.
-pub fn result_for_engine(response: Option<&Value>) -> Value {
+/// (or not `whole`: the payload kept only a part of it) keeps only its top-level numbers,
+/// booleans and short strings, each whole (a fetch's `code` says whether it found the page,
+/// however long the page), and is `null` when it has none.
+pub fn result_for_engine(response: Option<&Value>, whole: bool) -> Value {
     let Some(v) = response else {
         return Value::Null;
     };
-    let mut v = if fits(v) {
+    let mut v = if whole && fits(v) {
         v.clone()
     } else {
         match small_members(v) {
@@ -82,19 +83,19 @@ mod tests {
         let page = "x".repeat(MAX_ENGINE_RESPONSE);
         let fetch = json!({"bytes": 90_000, "code": 404, "codeText": "Not Found", "result": page, "url": "https://x.dev/llms.txt"});
         assert_eq!(
-            result_for_engine(Some(&fetch)),
+            result_for_engine(Some(&fetch), true),
             json!({"bytes": 90_000, "code": 404, "codeText": "Not Found", "url": "https://x.dev/llms.txt"})
         );
         let small = json!({"code": 200, "result": "# Docs"});
-        assert_eq!(result_for_engine(Some(&small)), small);
+        assert_eq!(result_for_engine(Some(&small), true), small);
         // Nothing small to keep: nothing at all.
         assert_eq!(
-            result_for_engine(Some(&json!({"stdout": page}))),
+            result_for_engine(Some(&json!({"stdout": page})), true),
             Value::Null
         );
-        assert_eq!(result_for_engine(Some(&json!([page]))), Value::Null);
-        assert_eq!(result_for_engine(Some(&json!(page))), Value::Null);
-        assert_eq!(result_for_engine(None), Value::Null);
+        assert_eq!(result_for_engine(Some(&json!([page])), true), Value::Null);
+        assert_eq!(result_for_engine(Some(&json!(page)), true), Value::Null);
+        assert_eq!(result_for_engine(None, true), Value::Null);
     }
 
     #[test]
@@ -102,12 +103,12 @@ mod tests {
         let wide: serde_json::Map<String, Value> = (0..10_000)
             .map(|i| (format!("k{i}"), json!("v".repeat(200))))
             .collect();
-        let kept = result_for_engine(Some(&Value::Object(wide)));
+        let kept = result_for_engine(Some(&Value::Object(wide)), true);
         assert!(fits(&kept), "{}", kept.to_string().len());
         // Kept members are redacted like the rest.
         let secret = json!({"token": "ghp_0123456789abcdefghijABCDEFGHIJ0123", "big": "y".repeat(MAX_ENGINE_RESPONSE)});
         assert!(
-            !result_for_engine(Some(&secret))
+            !result_for_engine(Some(&secret), true)
                 .to_string()
                 .contains("ghp_0123")
         );

@@ -186,7 +186,13 @@ fn refused(records: &[crate::store::record::Record]) -> Vec<Refusal> {
         .collect()
 }
 
+/// The summary as text for a terminal: names, reasons and paths come from the source (a
+/// transcript, a log), so control and bidi characters are shown as escapes, never raw.
 pub fn render_text(s: &Summary) -> String {
+    crate::engine::sanitize::visible(&render_raw(s)).into_owned()
+}
+
+fn render_raw(s: &Summary) -> String {
     let mut out = format!(
         "{}  (session {})\n",
         s.source,

@@ -96,11 +96,19 @@ pub fn append_state_log(path: &Path, fields: &[&str]) -> io::Result<()> {
         rotated.push(".1");
         std::fs::rename(path, rotated)?;
         drop(f);
-        let mut f = paths::open_append(path)?;
-        return f.write_all(line.as_bytes());
+        return append_whole(&paths::open_append(path)?, line.as_bytes());
     }
-    let mut f = f;
-    f.write_all(line.as_bytes())
+    append_whole(&f, line.as_bytes())
+}
+
+/// Append `line`, or nothing: a write cut short (a full disk, a file-size limit) is cut back
+/// off, so no torn line is left for the next one to follow.
+fn append_whole(f: &File, line: &[u8]) -> io::Result<()> {
+    let len = f.metadata()?.len();
+    let mut w = f;
+    w.write_all(line).inspect_err(|_| {
+        let _ = f.set_len(len);
+    })
 }
 
 #[cfg(test)]

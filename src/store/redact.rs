@@ -69,7 +69,7 @@ pub const MAX_FIELD: usize = 4 * 1024;
 
 /// Redaction looks this far past a bound before the string is cut there, so a secret that
 /// straddles the cut is still found, without scanning the rest of a huge string.
-const SCAN_MARGIN: usize = 8 * 1024;
+pub const SCAN_MARGIN: usize = 8 * 1024;
 
 /// A string shortened by the scrubber: where it was (a path), its size and the bytes kept.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,24 +83,29 @@ pub struct Cut {
 /// string cut to `max` bytes, which the string says (`…[seed: truncated, N bytes]`) and the
 /// returned `Cut` records. `path` names the string for the record.
 pub fn scrub_str(s: &mut String, max: usize, path: &str, cuts: &mut Vec<Cut>) {
+    if s.len() <= max && redact_str(s).is_none() {
+        return;
+    }
+    *s = scrub_slice(s, max, path, cuts);
+}
+
+/// [`scrub_str`] of a borrowed string: only what is kept of it is read (a secret that
+/// straddles the cut included) and copied.
+pub fn scrub_slice(s: &str, max: usize, path: &str, cuts: &mut Vec<Cut>) -> String {
     let size = s.len();
-    if size > max {
-        let end = truncate_bytes(s, max.saturating_add(SCAN_MARGIN)).len();
-        s.truncate(end);
-    }
-    if let Some(r) = redact_str(s) {
-        *s = r;
-    }
-    if size > max || s.len() > max {
-        let kept = truncate_bytes(s, max).len();
-        s.truncate(kept);
-        s.push_str(&format!("…[seed: truncated, {size} bytes]"));
+    let scanned = truncate_bytes(s, max.saturating_add(SCAN_MARGIN));
+    let mut out = redact_str(scanned).unwrap_or_else(|| scanned.to_string());
+    if size > max || out.len() > max {
+        let kept = truncate_bytes(&out, max).len();
+        out.truncate(kept);
+        out.push_str(&format!("…[seed: truncated, {size} bytes]"));
         cuts.push(Cut {
             path: truncate_bytes(path, MAX_FIELD).to_string(),
             size,
             kept,
         });
     }
+    out
 }
 
 /// [`scrub_str`] over every string of a JSON tree, keys included (a key is written too; it is
@@ -164,21 +169,21 @@ fn scrub_keys(m: &mut serde_json::Map<String, Value>) {
     }
 }
 
-/// A tool response as recorded: when its JSON is larger than `max` bytes, the first `max`
-/// bytes of that JSON as a string with `truncated` set. `size` is the full size. `v` has been
-/// through [`scrub_value`] already (a response can be megabytes: it is scanned once).
-pub fn bound_response(v: Value, max: usize) -> ResponseInfo {
+/// A tool response as recorded: when its JSON is larger than `max` bytes (or the payload
+/// kept only a part of it: not `whole`), the first `max` bytes of that JSON as a string with
+/// `truncated` set. `size` is the size of its JSON (as sent, when it was not kept whole). `v` is redacted already (the
+/// payload's one pass).
+pub fn bound_response(v: Value, max: usize, size: u64, whole: bool) -> ResponseInfo {
     let text = v.to_string();
-    let size = text.len() as u64;
-    if text.len() <= max {
+    if whole && text.len() <= max {
         return ResponseInfo {
-            size,
+            size: text.len() as u64,
             truncated: false,
             value: v,
         };
     }
     ResponseInfo {
-        size,
+        size: size.max(text.len() as u64),
         truncated: true,
         value: Value::String(truncate_bytes(&text, max).to_string()),
     }
@@ -224,9 +229,12 @@ mod tests {
             v,
             json!({"api_key": REDACTED, "nested": [{"password": REDACTED, "max_tokens": 5}], "cmd": "ls"})
         );
-        let r = bound_response(json!({"stdout": "é".repeat(100)}), 51);
+        let r = bound_response(json!({"stdout": "é".repeat(100)}), 51, 213, true);
         assert!(r.truncated);
         assert_eq!(r.size, 213);
+        let part = bound_response(json!({"stdout": "é"}), 51, 9000, false);
+        assert!(part.truncated, "a result kept in part is recorded as text");
+        assert_eq!(part.size, 9000);
         assert!(r.value.as_str().unwrap().len() <= 51);
         let mut big = json!({"content": "x".repeat(100), "edits": [{"a/b": "y".repeat(11)}, "z"]});
         let mut cuts = Vec::new();

@@ -149,7 +149,8 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Ch
     if m.filter.active() || m.filter.editing {
         let caret = if m.filter.editing { g.cursor } else { "" };
         title.push(Span::styled(
-            format!(" /{}{caret} ", cut(&m.filter.text, 30)),
+            // A subagent's id (the lane followed) is the payload's: shown escaped, never raw.
+            format!(" /{}{caret} ", super::sanitize::escape(&m.filter.text, 30)),
             theme.style(Role::Accent),
         ));
         title.push(Span::styled(

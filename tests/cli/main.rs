@@ -4,6 +4,7 @@
 mod support;
 
 mod help;
+mod hostile_faces;
 mod hostile_text;
 mod lint_files;
 mod new;

@@ -5,13 +5,16 @@ mod support;
 
 mod claude_code_live;
 mod config_trust;
+mod deadline;
 mod emit_allow;
 mod events;
 mod everyday;
 mod failed_calls;
 mod failures;
+mod file_size;
 mod fixtures;
 mod foreign_reads;
+mod payload_size;
 mod reader_budget;
 mod reader_secrets;
 mod records;

@@ -5,6 +5,7 @@ mod support;
 
 mod basics;
 mod doctor;
+mod failsafe;
 mod files;
 mod init;
 mod leftovers;

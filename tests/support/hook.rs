@@ -15,6 +15,7 @@ pub const LEAKY: &[&str] = &[
     "SEED_EMIT_ALLOW",
     "SEED_OFF_PATH",
     "SEED_INJECT_EVERY",
+    "SEED_HOOK_BUDGET_MS",
     "SEED_CONFIG_DIR",
     "HEAVEN_DATA_DIR",
     "CLAUDE_PROJECT_DIR",
@@ -61,6 +62,23 @@ impl Sandbox {
     }
     pub fn cmd(&self) -> Command {
         let mut c = Command::cargo_bin("seed").unwrap();
+        for k in LEAKY {
+            c.env_remove(k);
+        }
+        c.env("SEED_HOME", self.home())
+            .env("SEED_CONFIG_DIR", self.dir.path().join("user-config"))
+            .env("HOME", self.dir.path())
+            .env("CLAUDE_PROJECT_DIR", self.project())
+            .current_dir(self.project());
+        c
+    }
+    /// [`Sandbox::cmd`] as a `std::process::Command`, for a run whose stdin the test holds.
+    pub fn std_cmd(&self) -> std::process::Command {
+        self.std_cmd_of(env!("CARGO_BIN_EXE_seed"))
+    }
+    /// `program` in the sandbox's environment (`sh` running seed under a limit).
+    pub fn std_cmd_of(&self, program: &str) -> std::process::Command {
+        let mut c = std::process::Command::new(program);
         for k in LEAKY {
             c.env_remove(k);
         }

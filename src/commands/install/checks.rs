@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use crate::dialects;
+use crate::engine::ir::FailMode;
 use crate::hook::machines::search_dirs;
 
 /// Each sequence of a `--sequence` list (comma-separated, as the hook reads it) loads from the
@@ -28,6 +29,31 @@ pub fn sequences(list: &str, project: &Path) -> Result<(), String> {
 
 /// One sequence name or path, loaded as a hook running in `project` loads it.
 pub fn sequence(name: &str, project: &Path) -> Result<(), dialects::LoadError> {
+    load(name, project).map(|_| ())
+}
+
+/// Whether the hooks of `project` fail closed: `fail = "closed"` in its configuration (or
+/// `SEED_FAIL`), or, when that names no fail mode, in one of its sequences (`--sequence`
+/// first). Claude Code must then block a call when the hook itself cannot answer.
+pub fn fails_closed(sequence_flag: Option<&str>, project: &Path) -> bool {
+    let env = |k: &str| std::env::var(k).ok();
+    let flags = crate::config::Flags {
+        sequence: sequence_flag.map(String::from),
+        ..Default::default()
+    };
+    let cfg = match crate::config::load(&[project.to_path_buf()], &env, &flags) {
+        Ok(c) => c,
+        Err(e) => return e.fail == Some(FailMode::Closed),
+    };
+    match cfg.fail {
+        Some(f) => f == FailMode::Closed,
+        None => cfg.sequences.iter().any(|name| {
+            load(name, project).is_ok_and(|l| l.chart.settings.fail == FailMode::Closed)
+        }),
+    }
+}
+
+fn load(name: &str, project: &Path) -> Result<dialects::Loaded, dialects::LoadError> {
     let state = crate::store::paths::state_dir().ok();
     let dirs = match &state {
         Some(s) => search_dirs(Some(project), s),
@@ -39,7 +65,7 @@ pub fn sequence(name: &str, project: &Path) -> Result<(), dialects::LoadError> {
     } else {
         name.to_string()
     };
-    dialects::resolve(&as_given, &dirs).map(|_| ())
+    dialects::resolve(&as_given, &dirs)
 }
 
 /// Hooks that run `seed` from PATH need one there: without it every hook fails (exit 127)

@@ -7,9 +7,12 @@ use serde_json::{Map, Value, json};
 
 /// The tag in every command seed installs.
 pub const MARKER: &str = "# seed-managed";
-/// Seconds Claude Code waits for seed. A hook answers in a few milliseconds; the margin is
-/// for the rare hook that must fold a long log again (a new chart version, a lost snapshot).
+/// Seconds Claude Code waits for seed. A hook answers in a few milliseconds, and by its fail
+/// mode once `hook_budget_ms` (at most 25 s) is spent: the timeout is above any budget.
 pub const TIMEOUT_SECS: u64 = 30;
+/// Events whose handler blocks the call when seed itself cannot answer (could not start,
+/// crashed, timed out), under `fail = "closed"`: the gate.
+pub const BLOCK_ON_FAILURE: &[&str] = &["PreToolUse"];
 /// Events seed is installed for, and whether they take a tool matcher.
 pub const HOOK_EVENTS: &[(&str, bool)] = &[
     ("SessionStart", false),
@@ -48,12 +51,18 @@ pub fn is_seed_handler(h: &Value) -> bool {
         .is_some_and(|c| c.contains(MARKER))
 }
 
-fn desired_handler(event: &str, bin: &str, sequence: Option<&str>) -> Value {
-    json!({
+/// seed's handler for `event`; with `fail_closed`, a gate's handler also makes Claude Code
+/// block the call when the hook fails (`"onFailure": "block"`), as seed's own answer would.
+fn desired_handler(event: &str, bin: &str, sequence: Option<&str>, fail_closed: bool) -> Value {
+    let mut h = json!({
         "type": "command",
         "command": hook_command(bin, event, sequence),
         "timeout": TIMEOUT_SECS,
-    })
+    });
+    if fail_closed && BLOCK_ON_FAILURE.contains(&event) {
+        h["onFailure"] = json!("block");
+    }
+    h
 }
 
 fn hooks_map(root: &mut Map<String, Value>) -> Result<&mut Map<String, Value>, String> {
@@ -76,13 +85,18 @@ fn matches_all(g: &Value) -> bool {
 /// Add (or update in place) seed's handler for every event. Only seed's own tagged handlers
 /// are replaced: a handler of yours in the same group stays, next to it, in its place.
 /// Running it twice changes nothing.
-pub fn merge(settings: Value, bin: &str, sequence: Option<&str>) -> Result<Value, String> {
+pub fn merge(
+    settings: Value,
+    bin: &str,
+    sequence: Option<&str>,
+    fail_closed: bool,
+) -> Result<Value, String> {
     let Value::Object(mut root) = settings else {
         return Err("the settings file is not a JSON object".into());
     };
     let hooks = hooks_map(&mut root)?;
     for &(event, matcher) in HOOK_EVENTS {
-        let handler = desired_handler(event, bin, sequence);
+        let handler = desired_handler(event, bin, sequence, fail_closed);
         let list = hooks.entry(event).or_insert_with(|| json!([]));
         let arr = list
             .as_array_mut()
@@ -181,6 +195,10 @@ pub struct Handler {
     pub event: String,
     pub matcher: Option<String>,
     pub command: String,
+    /// Seconds Claude Code gives it (`None`: Claude Code's default).
+    pub timeout: Option<f64>,
+    /// Its `onFailure` (`"block"`: Claude Code blocks the call when the hook fails).
+    pub on_failure: Option<String>,
 }
 
 /// seed's handlers in a settings value, every event and every matcher group.
@@ -205,6 +223,8 @@ pub fn seed_handlers(settings: &Value) -> Vec<Handler> {
                         event: event.clone(),
                         matcher: matcher.clone(),
                         command: c.to_string(),
+                        timeout: h.get("timeout").and_then(Value::as_f64),
+                        on_failure: h.get("onFailure").and_then(Value::as_str).map(String::from),
                     });
                 }
             }
