@@ -9,7 +9,8 @@ use std::io::Write;
 use std::time::Instant;
 
 use seed::export::{self, Format};
-use seed::replay::{frame, source};
+use seed::replay::frame;
+use seed::session::source;
 use seed::tui::Theme;
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {

@@ -133,7 +133,7 @@ pub fn record(dirs: &DemoDirs) -> Result<Vec<Record>, String> {
         times.push(s.at);
     }
     let bytes = std::fs::read(dirs.log()).map_err(|e| format!("{}: {e}", dirs.log().display()))?;
-    let (mut records, bad) = crate::store::snapshot::parse_records(&bytes);
+    let (mut records, bad) = crate::store::record::parse_records(&bytes);
     if bad > 0 || records.len() != times.len() {
         return Err(format!(
             "expected {} records, the hook logged {} ({bad} malformed)",
@@ -155,7 +155,7 @@ pub fn record(dirs: &DemoDirs) -> Result<Vec<Record>, String> {
 
 /// The bundled log as records.
 pub fn bundled() -> Vec<Record> {
-    crate::store::snapshot::parse_records(SESSION_LOG.as_bytes()).0
+    crate::store::record::parse_records(SESSION_LOG.as_bytes()).0
 }
 
 /// Records compared for staleness: everything but wall-clock costs.

@@ -19,5 +19,6 @@ pub mod mcp;
 pub mod protocol;
 pub mod replay;
 pub mod report;
+pub mod session;
 pub mod store;
 pub mod tui;

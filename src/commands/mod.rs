@@ -22,16 +22,11 @@ pub mod new;
 pub mod replay;
 pub mod screenshot;
 pub mod sequences;
-pub mod session_choice;
 pub mod status;
 pub mod tui;
 pub mod validate;
-pub mod view;
-
-pub use view::state_dir;
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub(crate) fn write_out(args: std::fmt::Arguments<'_>) -> std::io::Result<()> {
@@ -45,23 +40,6 @@ pub(crate) fn write_out(args: std::fmt::Arguments<'_>) -> std::io::Result<()> {
 /// A command's failure: printed as one line, exit code 1.
 pub type CmdError = Box<dyn std::error::Error + Send + Sync>;
 pub type CmdResult = Result<ExitCode, CmdError>;
-
-/// Directories searched for sequences named on the command line, before the built-ins:
-/// the project's `.seed/sequences` (from `$CLAUDE_PROJECT_DIR` or the current directory),
-/// then `$SEED_HOME/sequences`.
-pub fn sequence_search_dirs() -> Vec<PathBuf> {
-    let mut dirs = Vec::new();
-    let project = std::env::var_os("CLAUDE_PROJECT_DIR")
-        .map(PathBuf::from)
-        .or_else(|| std::env::current_dir().ok());
-    if let Some(p) = project {
-        dirs.push(p.join(".seed").join("sequences"));
-    }
-    if let Some(h) = std::env::var_os("SEED_HOME") {
-        dirs.push(PathBuf::from(h).join("sequences"));
-    }
-    dirs
-}
 
 /// Write a file that must not exist yet: nothing a user made is ever replaced.
 pub(crate) fn write_new_file(path: &std::path::Path, text: &str) -> Result<(), String> {

@@ -3,7 +3,6 @@
 use std::process::ExitCode;
 
 use super::CmdResult;
-use super::view::load_source;
 use crate::cli;
 use crate::replay::summary;
 
@@ -28,4 +27,23 @@ pub fn run(args: cli::ReplayArgs) -> CmdResult {
         out!("{}", summary::render_text(&s))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The source named `demo` is the bundled demo session.
+pub fn load_source(name: &str) -> Result<crate::session::source::Loaded, String> {
+    if name == "demo" && !std::path::Path::new(name).exists() {
+        let records = crate::demo::bundled();
+        return Ok(crate::session::source::Loaded {
+            kind: crate::session::source::SourceKind::SessionLog,
+            path: "demo".into(),
+            session: crate::demo::SESSION_ID.into(),
+            tool_calls: records.iter().filter(|r| r.hook == "PreToolUse").count(),
+            records,
+            skipped: 0,
+            newer: 0,
+            subagent_files: Vec::new(),
+            project: crate::demo::project(),
+        });
+    }
+    crate::session::source::resolve(name, crate::session::state_dir().as_deref())
 }

@@ -5,7 +5,7 @@
 use std::process::ExitCode;
 
 use super::CmdResult;
-use super::view::load_source;
+use super::replay::load_source;
 use crate::cli;
 use crate::export::{self, Format};
 use crate::replay::frame;

@@ -4,9 +4,10 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 
-use super::{CmdResult, sequence_search_dirs};
+use super::CmdResult;
 use crate::dialects;
 use crate::report::sanitize;
+use crate::session::sequence_search_dirs;
 
 #[derive(Debug, Serialize)]
 pub struct SequenceInfo {

@@ -1,84 +1,15 @@
 //! `seed status` and `seed recovery`: fold a session's records through its sequence and show
 //! the one status every face shows.
 
-use std::path::Path;
 use std::process::ExitCode;
 use std::time::SystemTime;
 
 use super::CmdResult;
-use crate::engine::{Machine, Snapshot, Status};
+use crate::engine::Status;
 use crate::report;
 use crate::report::sanitize;
 use crate::store::paths;
-use crate::store::record::Record;
 use crate::store::sessions::{self, SessionInfo};
-
-/// Records of a JSONL file. Malformed lines are skipped and counted (a crash can leave one
-/// incomplete last line; anything else is reported).
-pub fn read_records(path: &Path) -> Result<(Vec<Record>, usize), String> {
-    use std::io::Read;
-    let cannot = |e: std::io::Error| format!("{}: cannot read: {e}", path.display());
-    // A log or events file: regular files only (a FIFO would hang, a device never end), and
-    // never through a symlink another user owns.
-    let mut bytes = Vec::new();
-    crate::store::paths::open_regular(path)
-        .and_then(|mut f| f.read_to_end(&mut bytes))
-        .map_err(cannot)?;
-    Ok(parse_records(&bytes))
-}
-
-/// The records of a JSONL file, handed to `each` in order and then dropped: the file is read
-/// in chunks of whole lines (each parsed on every core), so a million-record log costs one
-/// chunk of memory, not all its records. Returns how many lines were malformed, counted as
-/// `read_records` counts them.
-pub fn stream_records(path: &Path, each: impl FnMut(Record)) -> Result<usize, String> {
-    // Small enough that the records of one chunk stay a few MiB, large enough that reading
-    // costs few calls.
-    stream_in_chunks(path, 2 << 20, each)
-}
-
-fn stream_in_chunks(
-    path: &Path,
-    chunk: usize,
-    mut each: impl FnMut(Record),
-) -> Result<usize, String> {
-    use std::io::Read;
-    let cannot = |e: std::io::Error| format!("{}: cannot read: {e}", path.display());
-    let mut f = crate::store::paths::open_regular(path).map_err(cannot)?;
-    let mut buf: Vec<u8> = Vec::with_capacity(chunk);
-    let mut bad = 0;
-    loop {
-        let start = buf.len();
-        buf.resize(start + chunk, 0);
-        let n = f.read(&mut buf[start..]).map_err(cannot)?;
-        buf.truncate(start + n);
-        // At the end of the file the rest is the last line, whole or torn.
-        let cut = if n == 0 {
-            buf.len()
-        } else {
-            match memchr::memrchr(b'\n', &buf) {
-                Some(i) => i + 1,
-                None => continue,
-            }
-        };
-        let (records, b) = parse_records(&buf[..cut]);
-        bad += b;
-        records.into_iter().for_each(&mut each);
-        buf.drain(..cut);
-        if n == 0 {
-            return Ok(bad);
-        }
-    }
-}
-
-pub fn parse_records(bytes: &[u8]) -> (Vec<Record>, usize) {
-    crate::store::snapshot::parse_records(bytes)
-}
-
-/// Fold records through a machine from the start.
-pub fn fold(machine: &Machine, records: &[Record]) -> Snapshot {
-    machine.fold(records.iter().filter_map(Record::step))
-}
 
 pub fn run(args: crate::cli::StatusArgs, recovery: bool) -> CmdResult {
     // Errors quote sequence files and paths: cleaned like the rest of the output.
@@ -89,8 +20,8 @@ fn run_checked(args: crate::cli::StatusArgs, recovery: bool) -> CmdResult {
     let Some(events) = &args.events else {
         return run_session(&args, recovery);
     };
-    let v = super::view::load_view(
-        &super::view::Source::Events(events),
+    let v = crate::session::view::load_view(
+        &crate::session::view::Source::Events(events),
         args.sequence.as_deref(),
         None,
     )?;
@@ -152,8 +83,8 @@ fn print_statuses(
 /// `--session ID`, else the calling Claude Code session, else the most recent one.
 fn run_session(args: &crate::cli::StatusArgs, recovery: bool) -> CmdResult {
     let state = paths::state_dir()?;
-    let pick = super::session_choice::Pick::from_env(args.session.as_deref());
-    let views = super::view::session_views(&state, &pick, args.sequence.as_deref())?;
+    let pick = crate::session::choice::Pick::from_env(args.session.as_deref());
+    let views = crate::session::view::session_views(&state, &pick, args.sequence.as_deref())?;
     // One notice for the log, however many sequences it was stepped through.
     if let Some(n) = views.first().and_then(|v| v.skipped.notice()) {
         eprintln!("{n}");
@@ -174,7 +105,7 @@ fn described(info: &SessionInfo) -> Described {
     let now = SystemTime::now();
     let started: Option<jiff::Timestamp> = info.started.as_deref().and_then(|s| s.parse().ok());
     let secs_since = |t: SystemTime| now.duration_since(t).ok().map(|d| d.as_secs() as i64);
-    let here = super::session_choice::project_dir();
+    let here = crate::session::choice::project_dir();
     let elsewhere = match (&info.cwd, &here) {
         (Some(cwd), Some(here)) if !sessions::belongs(cwd, here) => {
             Some(here.display().to_string())
@@ -201,47 +132,5 @@ fn described(info: &SessionInfo) -> Described {
             "last_event": last_event,
             "elsewhere": elsewhere.is_some(),
         }),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn streaming_gives_the_records_reading_all_gives() {
-        // Lines cut by every chunk boundary, CRLF, blank and malformed lines, a line longer
-        // than a chunk, and a torn last line without a newline.
-        let mut text = String::new();
-        for i in 0..40 {
-            let pad = "x".repeat(i * 7);
-            text.push_str(&format!(
-                "{{\"v\":1,\"hook\":\"PostToolUse\",\"phase\":\"advance\",\"event\":{{\"kind\":\"tool\",\"name\":\"t{i}\",\"input\":{{\"p\":\"{pad}\"}}}}}}{}",
-                if i % 5 == 0 { "\r\n" } else { "\n" }
-            ));
-            if i % 9 == 0 {
-                text.push_str("\n   \nnot json\n");
-            }
-        }
-        text.push_str("{\"v\":1,\"hook\":\"Stop\",\"phase\":\"st");
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("log.jsonl");
-        std::fs::write(&path, &text).unwrap();
-        let (all, bad_all) = read_records(&path).unwrap();
-        assert_eq!((all.len(), bad_all), (40, 6));
-        for chunk in [1, 3, 64, 100, 1 << 20] {
-            let mut seen = Vec::new();
-            let bad = stream_in_chunks(&path, chunk, |r| seen.push(r)).unwrap();
-            assert_eq!(bad, bad_all, "chunk {chunk}");
-            assert_eq!(
-                serde_json::to_value(&seen).unwrap(),
-                serde_json::to_value(&all).unwrap(),
-                "chunk {chunk}"
-            );
-        }
-        let empty = dir.path().join("empty.jsonl");
-        std::fs::write(&empty, "").unwrap();
-        assert_eq!(stream_records(&empty, |_| panic!("no record")), Ok(0));
-        assert!(stream_records(&dir.path().join("missing"), |_| {}).is_err());
     }
 }

@@ -131,7 +131,7 @@ pub fn validate_paths(paths: &[PathBuf]) -> Vec<FileReport> {
         })
         .map(|(f, l)| check(f.display().to_string(), l))
         .chain(named.into_iter().map(|n| {
-            let loaded = dialects::resolve(&n, &super::sequence_search_dirs());
+            let loaded = dialects::resolve(&n, &crate::session::sequence_search_dirs());
             check(n, loaded)
         }))
         .collect()

@@ -80,7 +80,7 @@ pub(super) fn load_snapshots(
                 if s.log_len < log.len() {
                     sweep();
                     let bytes = log.read_range(s.log_len, log.len())?;
-                    let (lacking, _) = snapshot::parse_records(&bytes);
+                    let (lacking, _) = crate::store::record::parse_records(&bytes);
                     for (phase, event, f) in lacking.iter().filter_map(Record::step) {
                         l.machine.replay_step(&mut snap, phase, event, f);
                     }
@@ -91,12 +91,12 @@ pub(super) fn load_snapshots(
             }
             _ => {
                 if log_records.is_none() {
-                    log_records = Some(snapshot::parse_records(&log.read_all()?).0);
+                    log_records = Some(crate::store::record::parse_records(&log.read_all()?).0);
                     sweep();
                 }
                 let records = log_records.as_deref().unwrap_or_default();
                 if records.iter().any(|r| r.step().is_some()) {
-                    snapshot::fold(&l.machine, records)
+                    crate::session::fold::fold(&l.machine, records)
                 } else {
                     l.machine.start(facts)
                 }
@@ -123,8 +123,8 @@ pub fn fold_session(
         &mut paths::open_read(&paths::session_log(state, session))?,
         &mut bytes,
     )?;
-    let (records, _) = snapshot::parse_records(&bytes);
-    Ok(snapshot::fold(&l.machine, &records))
+    let (records, _) = crate::store::record::parse_records(&bytes);
+    Ok(crate::session::fold::fold(&l.machine, &records))
 }
 
 /// Temp files a killed hook left behind (`.<name>.<pid>.tmp`). Every writer of a session's

@@ -16,7 +16,7 @@ pub mod whatif;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::replay::source;
+use crate::session::source;
 
 pub use miner::Thresholds;
 

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use super::activity::{self, Activity};
 use crate::engine::{Decision, Event, EventKind, Phase};
-use crate::replay::source;
+use crate::session::source;
 use crate::store::record::Record;
 
 /// What happened to a call: it started, it completed, it failed.

@@ -8,7 +8,8 @@ use serde::Serialize;
 use crate::dialects;
 use crate::engine::Machine;
 use crate::engine::ir::{Enforcement, OffPathPolicy};
-use crate::replay::{source, summary};
+use crate::replay::summary;
+use crate::session::source;
 use crate::tui::Seq;
 
 use super::draft::Draft;

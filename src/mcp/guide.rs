@@ -11,12 +11,12 @@ use serde_json::{Map, Value, json};
 
 use super::tools::{self, McpContext, ToolError, ToolOutput, str_arg};
 use super::{content, howto, in_flight};
-use crate::commands::session_choice::{self, Pick};
-use crate::commands::status::fold;
-use crate::commands::{sequence_search_dirs, view as status};
 use crate::config::{self, Flags};
 use crate::dialects;
 use crate::engine::{Machine, Snapshot};
+use crate::session::choice::{self as session_choice, Pick};
+use crate::session::fold::fold;
+use crate::session::{sequence_search_dirs, view as status};
 use crate::store::sessions;
 
 /// What the generated text is about.
@@ -97,7 +97,7 @@ fn no_session_yet(ctx: &McpContext, pick: &Pick) -> bool {
 /// none: the active sequence answers, as before any session). A session that is not there is
 /// the error `status` gives for it, in the same words.
 fn recorded_session(ctx: &McpContext, pick: &Pick) -> Result<bool, ToolError> {
-    let fail = |e: crate::commands::CmdError| ToolError::Failed(e.to_string());
+    let fail = |e: crate::session::Error| ToolError::Failed(e.to_string());
     match ctx.state_dir.as_deref() {
         Some(dir) if dir.is_dir() => session_choice::choose(dir, pick)
             .map(|info| !info.sequences.is_empty())

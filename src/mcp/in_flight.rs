@@ -11,8 +11,8 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use crate::commands::session_choice::{TAIL_BYTES, tail_records};
 use crate::engine::{EventKind, Machine, Pattern, Phase, Snapshot};
+use crate::session::records::{TAIL_BYTES, tail_records};
 use crate::store::record::Record;
 
 /// Records looked back through for the call: enough for a batch of parallel calls.

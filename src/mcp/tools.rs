@@ -7,10 +7,11 @@ use std::path::PathBuf;
 use serde_json::{Map, Value, json};
 
 use super::{add, guide, params, specs};
-use crate::commands::session_choice::{self, Pick};
-use crate::commands::{self, sequences, validate, view as status};
+use crate::commands::{sequences, validate};
 use crate::engine::{Machine, Snapshot};
 use crate::report;
+use crate::session::choice::{self as session_choice, Pick};
+use crate::session::view as status;
 
 /// What a tool returns: the text the CLI prints, and the object its `--json` prints, which
 /// goes out only when the call asks for it (`json: true`, see `call`). `is_error` marks a
@@ -63,7 +64,7 @@ pub struct McpContext {
     /// The session `--session` names.
     pub session: Option<String>,
     /// The Claude Code session that started the server (`CLAUDE_CODE_SESSION_ID`); each call
-    /// follows it to its successor after `/clear` or `/resume` (see `session_choice`).
+    /// follows it to its successor after `/clear` or `/resume` (see `session::choice`).
     pub caller: Option<String>,
     pub sequence: Option<String>,
     /// Where the project's `.seed.toml` is looked for (`CLAUDE_PROJECT_DIR`, the working
@@ -222,7 +223,7 @@ pub fn default_context(session: Option<String>, sequence: Option<String>) -> Mcp
         .chain(std::env::current_dir().ok())
         .collect();
     McpContext {
-        state_dir: commands::state_dir(),
+        state_dir: crate::session::state_dir(),
         session,
         caller: session_choice::calling_session(),
         sequence,

@@ -1,6 +1,5 @@
-//! Replay without a terminal: resolve a source (a seed session, a session log or a Claude Code
-//! transcript) into records, and summarize what a sequence says about them (what-if included).
+//! Replay without a terminal: the records of a source (resolved by `session::source`)
+//! summarized by what a sequence says about them (what-if included), and dashboard frames.
 
 pub mod frame;
-pub mod source;
 pub mod summary;

@@ -69,7 +69,11 @@ pub struct Summary {
 
 /// Replay the records through `seq` (every record when `what_if`, else those that name the
 /// sequence or none, as the hook stepped them) and summarize.
-pub fn summarize(source: &super::source::Loaded, seq: Option<&Seq>, what_if: bool) -> Summary {
+pub fn summarize(
+    source: &crate::session::source::Loaded,
+    seq: Option<&Seq>,
+    what_if: bool,
+) -> Summary {
     let records = &source.records;
     let mut events_by_kind = BTreeMap::new();
     let mut tools = BTreeMap::new();
@@ -79,7 +83,7 @@ pub fn summarize(source: &super::source::Loaded, seq: Option<&Seq>, what_if: boo
             None => format!("hook:{}", r.hook),
         };
         *events_by_kind.entry(key).or_insert(0) += 1;
-        if super::source::is_gated_call(r)
+        if crate::session::source::is_gated_call(r)
             && let Some(e) = &r.event
         {
             *tools.entry(e.claude_tool_name()).or_insert(0) += 1;
@@ -172,7 +176,7 @@ fn refused(records: &[crate::store::record::Record]) -> Vec<Refusal> {
     records
         .iter()
         .enumerate()
-        .filter(|(_, r)| super::source::is_gated_call(r))
+        .filter(|(_, r)| crate::session::source::is_gated_call(r))
         .filter_map(|(index, r)| {
             let v = r.verdict.as_ref()?;
             let tool = r.event.as_ref()?.claude_tool_name();
@@ -227,7 +231,10 @@ fn render_raw(s: &Summary) -> String {
         ));
     }
     if s.newer_records > 0 {
-        out.push_str(&format!("skipped:    {}\n", newer_notice(s.newer_records)));
+        out.push_str(&format!(
+            "skipped:    {}\n",
+            crate::session::source::newer_notice(s.newer_records)
+        ));
     }
     let Some(f) = &s.r#final else {
         out.push_str("sequence:   none (pass --sequence NAME to replay through one)\n");
@@ -309,13 +316,4 @@ fn render_refused(out: &mut String, refused: &[Refusal]) {
     if refused.len() > 50 {
         out.push_str(&format!("  … {} more (see --json)\n", refused.len() - 50));
     }
-}
-
-/// Records a newer seed wrote, which this one leaves out rather than misreads.
-pub fn newer_notice(n: usize) -> String {
-    format!(
-        "{n} record{} written by a newer seed (a later log format): left out; update seed to read {}",
-        if n == 1 { "" } else { "s" },
-        if n == 1 { "it" } else { "them" }
-    )
 }

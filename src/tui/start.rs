@@ -153,7 +153,7 @@ pub fn target(opts: &Options, listed: Option<&Listed>) -> Target {
 /// `seed tui --replay SOURCE`: the records, and the sequences to replay them through: the one
 /// named with `--sequence` (what-if: it steps every record), else the ones the records name.
 pub fn replay_target(opts: &Options, source: &str) -> Result<(Target, Vec<Record>), String> {
-    let loaded = crate::replay::source::resolve(source, Some(&opts.state))?;
+    let loaded = crate::session::source::resolve(source, Some(&opts.state))?;
     replay_loaded(opts, loaded)
 }
 
@@ -191,14 +191,14 @@ pub fn replay_seqs(
 /// [`replay_target`] of a source already read (`seed screenshot`, the bundled demo).
 pub fn replay_loaded(
     opts: &Options,
-    loaded: crate::replay::source::Loaded,
+    loaded: crate::session::source::Loaded,
 ) -> Result<(Target, Vec<Record>), String> {
     let (seqs, mut notices) = replay_seqs(opts, &loaded.session, &loaded.records)?;
     if loaded.skipped > 0 {
         notices.push(format!("{} lines were not events", loaded.skipped));
     }
     if loaded.newer > 0 {
-        notices.push(crate::replay::summary::newer_notice(loaded.newer));
+        notices.push(crate::session::source::newer_notice(loaded.newer));
     }
     // A seed session knows where it ran; any source knows when its first record was made.
     let meta = sessions::find(&opts.state, &loaded.session).ok().flatten();

@@ -126,7 +126,7 @@ fn kills_at_random_instants_leave_a_readable_log_and_whole_snapshots() {
         for line in parts {
             serde_json::from_str::<Value>(line).expect("every complete line parses");
         }
-        let (_, bad) = seed::store::snapshot::parse_records(&bytes);
+        let (_, bad) = seed::store::record::parse_records(&bytes);
         assert_eq!(bad, usize::from(!tail.is_empty()));
         torn += usize::from(!tail.is_empty());
     }

@@ -139,7 +139,7 @@ pub fn assert_snapshot_is_fold(home: &Path, session: &str) {
     use seed::store::snapshot;
     let dir = seed::store::paths::session_dir(home, session);
     let bytes = std::fs::read(dir.join("log.jsonl")).unwrap();
-    let (records, bad) = snapshot::parse_records(&bytes);
+    let (records, bad) = seed::store::record::parse_records(&bytes);
     assert_eq!(bad, 0, "malformed lines in the log");
     let mut n = 0;
     for e in std::fs::read_dir(dir.join("snapshots")).unwrap().flatten() {
@@ -158,7 +158,7 @@ pub fn assert_snapshot_is_fold(home: &Path, session: &str) {
         assert_eq!(saved.records, records.len() as u64);
         assert_eq!(
             saved.snapshot,
-            snapshot::fold(&machine, &records),
+            seed::session::fold::fold(&machine, &records),
             "snapshot == fold(log)"
         );
         n += 1;

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 
 use seed::engine::Machine;
 use seed::protocol::transcript::read_transcript;
-use seed::replay::{frame, source, summary};
+use seed::replay::{frame, summary};
+use seed::session::source;
 use seed::tui::{Seq, SessionInfo};
 
 /// Distinct `tool_use` block ids, counted independently of the reader.

@@ -30,7 +30,7 @@ fn session(state: &Path, records: &[Record], covered: usize) -> PathBuf {
         fingerprint: machine.fingerprint.clone(),
         log_len: len,
         records: covered as u64,
-        snapshot: snapshot::fold(&machine, &records[..covered]),
+        snapshot: seed::session::fold::fold(&machine, &records[..covered]),
     };
     snapshot::save(
         &paths::snapshot_path(state, SESSION, common::SEQUENCE),
@@ -178,6 +178,6 @@ fn appends_after_the_backlog_are_stepped_live() {
     pump(&mut m, n);
     assert_eq!(
         m.fold.snaps[0].as_ref(),
-        Some(&snapshot::fold(&machine, &records))
+        Some(&seed::session::fold::fold(&machine, &records))
     );
 }

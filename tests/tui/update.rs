@@ -295,7 +295,7 @@ fn the_fold_equals_the_engine_fold_of_the_log() {
     let rs = records();
     let m = model_with(&rs);
     let machine = common::machine(common::SEQUENCE);
-    let want = seed::store::snapshot::fold(&machine, &rs);
+    let want = seed::session::fold::fold(&machine, &rs);
     assert_eq!(m.fold.snaps[0].as_ref(), Some(&want));
 }
 

@@ -24,10 +24,8 @@ pub enum RecordEvent {
     Missing,
 }
 
-/// Parses one log line (without its newline).
-pub fn parse_record_line(bytes: &[u8]) -> Result<Record, String> {
-    serde_json::from_slice(bytes).map_err(|e| e.to_string())
-}
+/// One log line (without its newline) as a record: the log's one reader.
+pub use crate::store::record::parse_line as parse_record_line;
 
 impl Tailer {
     /// [`Tailer::poll`], with each line parsed as a [`Record`]. Blank lines are ignored.

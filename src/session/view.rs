@@ -3,12 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
-use super::session_choice::{self, Pick};
-use super::{CmdError, sequence_search_dirs};
-use crate::commands::status::stream_records;
+use super::choice::{self, Pick};
+use super::fold::Folder;
+use super::records::stream_records;
+use super::{Error, sequence_search_dirs};
 use crate::dialects;
 use crate::engine::{Facts, Machine, Snapshot};
-use crate::store::record::Record;
 use crate::store::{paths, sessions, snapshot};
 
 pub enum Source<'a> {
@@ -38,37 +38,8 @@ pub struct Skipped {
     pub newer: usize,
 }
 
-/// A fold in progress: records are stepped as they are read, so none is kept. The same
-/// snapshot as `Machine::fold` gives (it starts with the first stepped record's facts).
-struct Folder<'m> {
-    machine: &'m Machine,
-    snap: Option<Snapshot>,
-}
-
-impl<'m> Folder<'m> {
-    fn new(machine: &'m Machine) -> Folder<'m> {
-        Folder {
-            machine,
-            snap: None,
-        }
-    }
-
-    fn feed(&mut self, r: &Record) {
-        if let Some((phase, ev, facts)) = r.step() {
-            let m = self.machine;
-            let snap = self.snap.get_or_insert_with(|| m.start(facts));
-            m.replay_step(snap, phase, ev, facts);
-        }
-    }
-
-    fn finish(self) -> Snapshot {
-        self.snap
-            .unwrap_or_else(|| self.machine.start(&Facts::default()))
-    }
-}
-
 /// Read `log` once, feeding every record to each folder; what was passed over is counted.
-fn fold_log(log: &Path, folders: &mut [Folder]) -> Result<Skipped, CmdError> {
+fn fold_log(log: &Path, folders: &mut [Folder]) -> Result<Skipped, Error> {
     let mut newer = 0;
     let malformed = stream_records(log, |r| {
         newer += usize::from(r.is_newer());
@@ -105,18 +76,13 @@ impl Skipped {
     }
 }
 
-/// The state directory as the hook chooses it (`$SEED_HOME`, `$HEAVEN_DATA_DIR/seed`, XDG).
-pub fn state_dir() -> Option<PathBuf> {
-    paths::state_dir().ok()
-}
-
 /// Each sequence a session was stepped through (or `sequence` alone), from the hook's saved
 /// snapshot when it is current, else folded from the log.
 pub fn session_views(
     state: &Path,
     pick: &Pick,
     sequence: Option<&str>,
-) -> Result<Vec<View>, CmdError> {
+) -> Result<Vec<View>, Error> {
     if !state.exists() {
         return Err(format!(
             "state directory {} does not exist: no session has been recorded yet",
@@ -131,7 +97,7 @@ pub fn session_views(
         )
         .into());
     }
-    let info = session_choice::choose(state, pick)?;
+    let info = choice::choose(state, pick)?;
     // Everything read below lives under the state directory: no symlink of another user's on
     // the way (the hook refuses them too; a forged log or chart would change the answer).
     paths::verify_in(state, &info.log)?;
@@ -194,7 +160,7 @@ pub fn load_view(
     source: &Source,
     sequence: Option<&str>,
     state: Option<&Path>,
-) -> Result<View, CmdError> {
+) -> Result<View, Error> {
     let path = match source {
         Source::Events(path) => *path,
         Source::Session(pick) => {
@@ -236,23 +202,4 @@ pub fn load_view(
 /// The log of a session in the state directory, by id (or unique id prefix).
 pub fn session_log(state: &Path, id: &str) -> Option<PathBuf> {
     sessions::find(state, id).ok().flatten().map(|i| i.log)
-}
-
-/// The source named `demo` is the bundled demo session.
-pub fn load_source(name: &str) -> Result<crate::replay::source::Loaded, String> {
-    if name == "demo" && !std::path::Path::new(name).exists() {
-        let records = crate::demo::bundled();
-        return Ok(crate::replay::source::Loaded {
-            kind: crate::replay::source::SourceKind::SessionLog,
-            path: "demo".into(),
-            session: crate::demo::SESSION_ID.into(),
-            tool_calls: records.iter().filter(|r| r.hook == "PreToolUse").count(),
-            records,
-            skipped: 0,
-            newer: 0,
-            subagent_files: Vec::new(),
-            project: crate::demo::project(),
-        });
-    }
-    crate::replay::source::resolve(name, state_dir().as_deref())
 }

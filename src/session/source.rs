@@ -74,7 +74,7 @@ pub fn load_path(path: &Path) -> Result<Loaded, String> {
             })
         }
         SourceKind::SessionLog => {
-            let (mut records, skipped) = crate::commands::status::read_records(path)?;
+            let (mut records, skipped) = super::records::read_records(path)?;
             let before = records.len();
             records.retain(|r| !r.is_newer());
             let newer = before - records.len();
@@ -152,7 +152,7 @@ pub fn resolve(source: &str, state_dir: Option<&Path>) -> Result<Loaded, String>
         ));
     }
     if let Some(dir) = state_dir
-        && let Some(log) = crate::commands::view::session_log(dir, source)
+        && let Some(log) = super::view::session_log(dir, source)
     {
         crate::store::paths::verify_in(dir, &log).map_err(|e| e.to_string())?;
         return load_path(&log);
@@ -160,4 +160,13 @@ pub fn resolve(source: &str, state_dir: Option<&Path>) -> Result<Loaded, String>
     Err(format!(
         "{source}: no such file, and no session with that id in the state directory"
     ))
+}
+
+/// Records a newer seed wrote, which this one leaves out rather than misreads.
+pub fn newer_notice(n: usize) -> String {
+    format!(
+        "{n} record{} written by a newer seed (a later log format): left out; update seed to read {}",
+        if n == 1 { "" } else { "s" },
+        if n == 1 { "it" } else { "them" }
+    )
 }

@@ -11,12 +11,11 @@
 //! than any other session's start, so two sessions open side by side in one project never
 //! swap. Without either, the most recently written session.
 
-use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use super::CmdError;
-use crate::store::record::Record;
+use super::Error;
+use super::records::{TAIL_BYTES, tail_records};
 use crate::store::sessions::{self, SessionInfo};
 
 /// Who is asking.
@@ -65,7 +64,7 @@ pub fn project_dir() -> Option<PathBuf> {
         .or_else(|| std::env::current_dir().ok())
 }
 
-pub fn choose(state: &Path, pick: &Pick) -> Result<SessionInfo, CmdError> {
+pub fn choose(state: &Path, pick: &Pick) -> Result<SessionInfo, Error> {
     let none = |id: &str| format!("no session `{id}` in {}", state.display());
     match pick {
         Pick::Named(id) => Ok(sessions::find(state, id)?.ok_or_else(|| none(id))?),
@@ -149,31 +148,6 @@ fn started(s: &SessionInfo) -> Option<SystemTime> {
     let meta = sessions::load_meta(&s.dir.join("session.json"))?;
     let t: jiff::Timestamp = meta.started.parse().ok()?;
     Some(SystemTime::from(t))
-}
-
-/// How much of a log's end is read to find its newest records.
-pub const TAIL_BYTES: u64 = 256 * 1024;
-
-/// The newest whole records within the last `max` bytes of a log (oldest first); malformed
-/// lines and a line cut by the window are skipped. Unreadable logs have none.
-pub fn tail_records(log: &Path, max: u64) -> Vec<Record> {
-    let read = || -> std::io::Result<Vec<u8>> {
-        let mut f = std::fs::File::open(log)?;
-        let len = f.metadata()?.len();
-        let from = len.saturating_sub(max);
-        f.seek(SeekFrom::Start(from))?;
-        let mut bytes = Vec::new();
-        f.take(max).read_to_end(&mut bytes)?;
-        if from > 0 {
-            // The first line may have started before the window.
-            let cut = memchr::memchr(b'\n', &bytes).map_or(bytes.len(), |i| i + 1);
-            bytes.drain(..cut);
-        }
-        Ok(bytes)
-    };
-    read()
-        .map(|b| crate::store::snapshot::parse_records(&b).0)
-        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -266,28 +240,6 @@ mod tests {
         write(t.path(), "known", "/p", &["SessionStart"]);
         let e = choose(t.path(), &calling("sessA")).unwrap_err().to_string();
         assert!(e.starts_with("no session `sessA` in "), "{e}");
-    }
-
-    #[test]
-    fn the_tail_is_whole_records_only() {
-        let t = tempfile::tempdir().unwrap();
-        let log = t.path().join("log.jsonl");
-        let line = |i: usize| format!("{{\"session\":\"s\",\"hook\":\"H{i}\"}}\n");
-        let all: String = (0..100).map(line).collect();
-        std::fs::write(&log, &all).unwrap();
-        let tail = tail_records(&log, (line(99).len() * 3 + 5) as u64);
-        let hooks: Vec<&str> = tail.iter().map(|r| r.hook.as_str()).collect();
-        assert_eq!(hooks, ["H97", "H98", "H99"]);
-        assert_eq!(tail_records(&log, 1 << 20).len(), 100);
-        assert!(tail_records(&t.path().join("missing"), 10).is_empty());
-        std::fs::write(&log, b"\xff\xfe garbage\n{\"hook\":\"ok\"}\n").unwrap();
-        assert_eq!(tail_records(&log, 1 << 20).len(), 1);
-        std::fs::write(&log, b"").unwrap();
-        assert!(tail_records(&log, 1 << 20).is_empty());
-        // One record longer than the window: cut, so not read at all.
-        let huge = format!("{{\"hook\":\"{}\"}}\n", "x".repeat(10_000));
-        std::fs::write(&log, &huge).unwrap();
-        assert!(tail_records(&log, 1_000).is_empty());
     }
 
     #[test]
