@@ -10,7 +10,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use seed::export::{Format, render};
-use seed::tui::theme::{Role, Theme};
+use seed::theme::{Role, Theme};
 
 const RUNS: usize = 50;
 

@@ -21,4 +21,5 @@ pub mod replay;
 pub mod report;
 pub mod session;
 pub mod store;
+pub mod theme;
 pub mod tui;

@@ -106,7 +106,7 @@ fn pick() -> Result<Option<String>, String> {
 
 /// Every sequence with its one-line description, in the order the list offers them.
 pub fn offered() -> Vec<(String, String)> {
-    let mut all: Vec<(String, String)> = super::sequences::list()
+    let mut all: Vec<(String, String)> = crate::report::sequences::list()
         .into_iter()
         .flatten()
         .map(|i| (i.name, first_line(&i.description)))

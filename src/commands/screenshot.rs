@@ -37,7 +37,7 @@ pub fn run(args: cli::ScreenshotArgs) -> CmdResult {
     let theme = Theme::select(
         theme_name,
         user_dir.as_deref(),
-        crate::tui::theme::no_color_env(),
+        crate::theme::no_color_env(),
     )?;
     let model = frame::replay_at(target.info, target.seqs, records, &theme.name, k);
     let buf = frame::draw(&model, &theme, w, h);

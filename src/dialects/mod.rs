@@ -371,3 +371,20 @@ pub fn known_names(search_dirs: &[PathBuf]) -> Vec<String> {
     names.dedup();
     names
 }
+
+/// Directories searched for sequences named on the command line, before the built-ins:
+/// the project's `.seed/sequences` (from `$CLAUDE_PROJECT_DIR` or the current directory),
+/// then `$SEED_HOME/sequences`.
+pub fn sequence_search_dirs() -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    let project = std::env::var_os("CLAUDE_PROJECT_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::current_dir().ok());
+    if let Some(p) = project {
+        dirs.push(p.join(".seed").join("sequences"));
+    }
+    if let Some(h) = std::env::var_os("SEED_HOME") {
+        dirs.push(PathBuf::from(h).join("sequences"));
+    }
+    dirs
+}

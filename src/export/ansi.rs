@@ -9,7 +9,7 @@ use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};
 
 use super::grid::{self, Glyph};
-use crate::tui::theme::ansi_index;
+use crate::theme::ansi_index;
 
 /// SGR parameters for each modifier, in the order they are written.
 const MODIFIERS: [(Modifier, u8); 9] = [

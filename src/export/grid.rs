@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use ratatui::buffer::{Buffer, CellWidth};
 use ratatui::style::{Color, Modifier};
 
-use crate::tui::theme::{Palette, Rgb};
+use crate::theme::{Palette, Rgb};
 
 /// One visible cell: a grapheme and the columns it covers (2 for wide characters, whose
 /// following cell is hidden under it, as on a terminal).

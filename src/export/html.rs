@@ -7,7 +7,7 @@ use ratatui::buffer::Buffer;
 use super::grid::{self, Paint};
 use super::svg::escape_into;
 use super::{CELL_HEIGHT, FONT_FAMILY};
-use crate::tui::theme::Theme;
+use crate::theme::Theme;
 
 /// Pixel font size matching the SVG cell (9 × 17 px).
 const FONT_SIZE_PX: u32 = 15;

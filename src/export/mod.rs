@@ -5,7 +5,7 @@
 //! what a user of that theme sees. Output is deterministic: the same buffer and theme give the
 //! same bytes, on any machine (PNG uses only the bundled font).
 //!
-//! [`Palette`]: crate::tui::theme::Palette
+//! [`Palette`]: crate::theme::Palette
 
 mod ansi;
 mod grid;
@@ -25,7 +25,7 @@ use std::str::FromStr;
 
 use ratatui::buffer::Buffer;
 
-use crate::tui::theme::Theme;
+use crate::theme::Theme;
 
 /// Width of one terminal cell in SVG/PNG pixels.
 pub const CELL_WIDTH: u32 = 9;

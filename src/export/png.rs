@@ -8,7 +8,7 @@ use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg::{self, fontdb};
 
 use super::{CELL_HEIGHT, CELL_WIDTH, ExportError, FONT_FAMILY, svg};
-use crate::tui::theme::Theme;
+use crate::theme::Theme;
 
 static REGULAR: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono.ttf");
 static BOLD: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono-Bold.ttf");

@@ -6,7 +6,7 @@ use ratatui::buffer::Buffer;
 
 use super::grid::{self, Glyph, Paint};
 use super::{CELL_HEIGHT, CELL_WIDTH, FONT_FAMILY};
-use crate::tui::theme::{Palette, Theme};
+use crate::theme::{Palette, Theme};
 
 /// Font size at which DejaVu Sans Mono advances exactly [`CELL_WIDTH`] px (1233/2048 em).
 /// Its line height (2384/2048 em ≈ 17.4 px) is a little over [`CELL_HEIGHT`], and box-drawing

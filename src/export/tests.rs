@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 use resvg::usvg::{self, roxmltree};
 
 use super::*;
-use crate::tui::theme::{Role, Theme};
+use crate::theme::{Role, Theme};
 
 pub(super) fn theme(name: &str) -> Theme {
     Theme::load(name, None).unwrap_or_else(|e| panic!("{e}"))

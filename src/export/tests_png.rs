@@ -6,7 +6,7 @@ use ratatui::style::{Color, Style};
 
 use super::tests::{sample, theme};
 use super::*;
-use crate::tui::theme::Theme;
+use crate::theme::Theme;
 
 /// A decoded PNG: width, height and one luminance-ish value (the max channel) per pixel.
 struct Image {

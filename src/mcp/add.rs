@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::tools::{McpContext, ToolError, ToolOutput, str_arg};
-use crate::commands::validate;
 use crate::config;
 use crate::dialects;
+use crate::report::validation as validate;
 use crate::store::sessions;
 
 const ADD_HELP: &str = "How to add to seed:\n\

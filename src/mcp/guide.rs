@@ -13,10 +13,11 @@ use super::tools::{self, McpContext, ToolError, ToolOutput, str_arg};
 use super::{content, howto, in_flight};
 use crate::config::{self, Flags};
 use crate::dialects;
+use crate::dialects::sequence_search_dirs;
 use crate::engine::{Machine, Snapshot};
 use crate::session::choice::{self as session_choice, Pick};
 use crate::session::fold::fold;
-use crate::session::{sequence_search_dirs, view as status};
+use crate::session::view as status;
 use crate::store::sessions;
 
 /// What the generated text is about.
@@ -127,7 +128,7 @@ fn check_sequence(ctx: &McpContext, pick: &Pick, name: &str) -> Result<(), ToolE
     {
         return Ok(());
     }
-    let mut known: Vec<String> = crate::commands::sequences::list()
+    let mut known: Vec<String> = crate::report::sequences::list()
         .into_iter()
         .flatten()
         .map(|i| i.name)

@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use serde_json::{Map, Value, json};
 
 use super::{add, guide, params, specs};
-use crate::commands::{sequences, validate};
 use crate::engine::{Machine, Snapshot};
 use crate::report;
+use crate::report::{sequences, validation as validate};
 use crate::session::choice::{self as session_choice, Pick};
 use crate::session::view as status;
 

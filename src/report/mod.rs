@@ -2,7 +2,9 @@
 //! prompt injection, so every face says the same thing.
 
 pub mod sanitize;
+pub mod sequences;
 pub mod session;
+pub mod validation;
 
 use serde_json::{Value, json};
 

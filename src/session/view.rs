@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
+use super::Error;
 use super::choice::{self, Pick};
 use super::fold::Folder;
 use super::records::stream_records;
-use super::{Error, sequence_search_dirs};
-use crate::dialects;
+use crate::dialects::{self, sequence_search_dirs};
 use crate::engine::{Facts, Machine, Snapshot};
 use crate::store::{paths, sessions, snapshot};
 

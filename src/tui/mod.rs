@@ -30,7 +30,7 @@ pub mod sessions;
 pub mod start;
 pub mod statechart;
 pub mod text;
-pub mod theme;
+pub use crate::theme;
 pub mod timeline;
 pub mod tools;
 pub mod update;

@@ -7,6 +7,14 @@ use serde_json::{Value, json};
 use crate::support::project as project_common;
 use project_common::{Project, seed_commands};
 
+/// The longest lock wait a configuration may ask for is shorter than the timeout install gives
+/// the hook: a hook waiting for another's lock still answers before Claude Code gives up.
+#[test]
+fn the_longest_lock_wait_is_shorter_than_the_installed_hook_timeout() {
+    let timeout = std::time::Duration::from_secs(seed::commands::install::TIMEOUT_SECS);
+    assert!(seed::config::MAX_LOCK_WAIT < timeout);
+}
+
 fn settings(p: &Project) -> PathBuf {
     p.root().join(".claude/settings.json")
 }

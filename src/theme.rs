@@ -54,13 +54,13 @@ use resolve::Layer;
 
 /// Built-in themes, in the order `t` cycles through them.
 const BUILTINS: &[(&str, &str)] = &[
-    ("default", include_str!("../../themes/default.toml")),
-    ("light", include_str!("../../themes/light.toml")),
+    ("default", include_str!("../themes/default.toml")),
+    ("light", include_str!("../themes/light.toml")),
     (
         "high-contrast",
-        include_str!("../../themes/high-contrast.toml"),
+        include_str!("../themes/high-contrast.toml"),
     ),
-    ("ascii", include_str!("../../themes/ascii.toml")),
+    ("ascii", include_str!("../themes/ascii.toml")),
 ];
 
 /// The theme whose colours `NO_COLOR` selects.
