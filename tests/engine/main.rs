@@ -1,4 +1,5 @@
-//! The pure engine: semantics, properties, endings, recovery and the purity of its sources.
+//! The pure engine: semantics, properties, endings, recovery, the purity of its sources and the
+//! layers of the crate around it.
 
 #[path = "../support/mod.rs"]
 mod support;
@@ -7,6 +8,7 @@ mod claude_code_tools_neutral;
 mod endings;
 mod failed_calls;
 mod fold_denials;
+mod layers;
 mod lint_never_taken;
 mod position_wording;
 mod props;
