@@ -1,14 +1,20 @@
 //! `seed validate`'s checks on the IR, shared by every dialect.
 //!
-//! This file holds the lint and runs every check: `lint_graph` (the chart's shape),
-//! `lint_flow` (transitions never taken), `lint_tools`, `lint_refs` (names read but never
-//! defined) and `band_lints` (progress bands).
+//! This file holds the lint and runs every check: [`graph`] (the chart's shape), [`flow`]
+//! (transitions never taken), [`tools`], [`refs`] (names read but never defined) and [`bands`]
+//! (progress bands).
+
+mod bands;
+pub mod flow;
+mod graph;
+mod refs;
+mod tools;
 
 use serde::{Deserialize, Serialize};
 
 use super::ir::Span;
-use super::lint_flow::Dead;
 use super::machine::Machine;
+use flow::Dead;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -4,7 +4,6 @@
 //! arguments, so the hook, replay, what-if and tests all run the same `step`.
 
 mod activity;
-mod band_lints;
 pub mod breaker;
 pub mod build;
 pub mod decode;
@@ -15,10 +14,6 @@ pub mod guard;
 pub mod interpolate;
 pub mod ir;
 pub mod lint;
-pub mod lint_flow;
-mod lint_graph;
-mod lint_refs;
-mod lint_tools;
 pub mod machine;
 pub mod pattern;
 pub mod progress;

@@ -3,11 +3,11 @@
 
 use std::collections::BTreeSet;
 
-use super::FxSet;
-use super::ir::{CmpOp, Guard, StateId, StateKind, Trigger};
-use super::lint::Lint;
-use super::lint_flow::Dead;
-use super::machine::Machine;
+use super::Lint;
+use super::flow::Dead;
+use crate::engine::FxSet;
+use crate::engine::ir::{CmpOp, Guard, StateId, StateKind, Trigger};
+use crate::engine::machine::Machine;
 
 impl Machine {
     /// Atomic successors including error and done edges, leaving out transitions that never

@@ -1,10 +1,10 @@
 //! The tool lint: a transition's call that the policies of its own state (or an ancestor)
 //! deny or leave out of their allow list for good, so it can never be used.
 
-use super::ir::Trigger;
-use super::lint::Lint;
-use super::machine::Machine;
-use super::pattern::Pattern;
+use super::Lint;
+use crate::engine::ir::Trigger;
+use crate::engine::machine::Machine;
+use crate::engine::pattern::Pattern;
 
 /// The alternatives of a deny pattern that refuse a tool whatever its input.
 fn for_every_input(p: &Pattern) -> Pattern {
@@ -46,7 +46,7 @@ impl Machine {
                         && !p.allow.iter().any(|a| a.names_tool(&probe, &chart.aliases))
                 }) && !self.is_neutral(&probe);
                 if denied || outside {
-                    let by = if sid == super::ir::StateId::ROOT {
+                    let by = if sid == crate::engine::ir::StateId::ROOT {
                         "the whole sequence".to_string()
                     } else {
                         format!("`{}`", st.key)

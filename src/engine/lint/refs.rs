@@ -3,9 +3,9 @@
 
 use std::collections::BTreeSet;
 
-use super::ir::{Action, Guard, Span};
-use super::lint::Lint;
-use super::machine::Machine;
+use super::Lint;
+use crate::engine::ir::{Action, Guard, Span};
+use crate::engine::machine::Machine;
 
 impl Machine {
     /// A state's progress reads readers: both must be defined.
@@ -160,7 +160,7 @@ impl Machine {
             }
         }
         for r in &chart.readers {
-            if matches!(r.kind, super::ir::ReaderKind::OnPath { .. }) {
+            if matches!(r.kind, crate::engine::ir::ReaderKind::OnPath { .. }) {
                 continue;
             }
             let path = r.kind.path();
@@ -173,8 +173,8 @@ impl Machine {
                 format!(
                     "reader `{}` reads `{path}`: {n} wildcard directories can reach a whole tree, walked on every hook (a reader stops after {} entries or {} ms, and its value is then unknown); name the directories",
                     r.name,
-                    super::ir::SCAN_ENTRIES,
-                    super::ir::SCAN_MS,
+                    crate::engine::ir::SCAN_ENTRIES,
+                    crate::engine::ir::SCAN_MS,
                 ),
                 read_at.get(r.name.as_str()).copied().flatten(),
             ));

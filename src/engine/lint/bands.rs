@@ -7,10 +7,10 @@ use std::collections::HashMap;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::DiGraph;
 
-use super::ir::{StateId, Trigger};
-use super::lint::Lint;
-use super::machine::Machine;
-use super::progress::child_of;
+use super::Lint;
+use crate::engine::ir::{StateId, Trigger};
+use crate::engine::machine::Machine;
+use crate::engine::progress::child_of;
 
 impl Machine {
     pub(super) fn lint_bands(&self, out: &mut Vec<Lint>) {

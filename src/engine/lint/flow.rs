@@ -7,11 +7,11 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::FxMap;
-use super::guard::compare;
-use super::ir::{Action, CmpOp, Guard, StateId, StateKind, Trigger};
-use super::lint::Lint;
-use super::machine::Machine;
+use super::Lint;
+use crate::engine::FxMap;
+use crate::engine::guard::compare;
+use crate::engine::ir::{Action, CmpOp, Guard, StateId, StateKind, Trigger};
+use crate::engine::machine::Machine;
 
 /// A hash of `g` that equal guards share: numbers by value (`1` and `1.0` alike, `-0.0` as
 /// `0.0`), objects whatever their key order, as `==` compares them.
