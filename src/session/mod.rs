@@ -3,6 +3,7 @@
 //! fold), each sequence's machine and snapshot ([`view`]), and a replay source — a session,
 //! a log or a Claude Code transcript ([`source`]). The hook, the dashboard, the MCP server,
 //! replay and the commands all come here; nothing here prints.
+#![warn(clippy::too_many_lines)] // Past 80 lines (clippy.toml) a function is split or says why.
 
 pub mod choice;
 pub mod fold;
