@@ -2,8 +2,10 @@
 //!
 //! Data flows one way: Claude Code's hook payloads ([`protocol`]) become normalized events that
 //! the pure [`engine`] steps through a sequence loaded by a [`dialects`] loader; the [`store`]
-//! appends every step to a per-session log that the dashboard ([`tui`]) tails; [`report`]
-//! renders the one status every face shows and [`export`] turns dashboard frames into images.
+//! appends every step to a per-session log; every face reads sessions back through the
+//! [`session`] layer (the dashboard [`tui`], the [`mcp`] server, [`replay`], [`learn`], the
+//! [`commands`]); [`report`] words the one status every face shows and [`export`] turns
+//! dashboard frames into images. `ARCHITECTURE.md` draws the layers; a test keeps them.
 #![forbid(unsafe_code)]
 
 pub mod cli;
