@@ -103,7 +103,7 @@ pub fn last_frame(run: &Run, sequence: &str) -> String {
 }
 
 /// `seed tui --replay TRANSCRIPT --sequence S` in a real terminal (tmux): it opens on the
-/// session, `End` jumps to its last event, and `q` quits. Skipped where tmux is missing.
+/// session, `>` jumps to its last event, and `q` quits. Skipped where tmux is missing.
 pub fn tui_replay_opens_and_quits(run: &Run, sequence: &str) {
     if !super::interactive::tmux_available() {
         return;
@@ -125,7 +125,7 @@ pub fn tui_replay_opens_and_quits(run: &Run, sequence: &str) {
     let term = super::interactive::Terminal::start(&socket, &run.project(), &env, &cmd);
     let sid = &run.session_id()[..8];
     term.wait_for("the replay", |s| s.contains("REPLAY") && s.contains(sid));
-    term.press(&["End"]);
+    term.press(&[">"]);
     let events = summary(run, &transcript, Some(sequence))["events"].clone();
     let at_end = format!("REPLAY {events}/{events}");
     term.wait_for(&at_end, |s| s.contains(&at_end));
