@@ -75,11 +75,6 @@ fn times(n: u64) -> String {
 
 pub fn render(name: &str, c: &Counts, g: &Graph, t: Thresholds, total_calls: u64) -> Draft {
     let ids = ids(c, g);
-    let id = |n: Node| match n {
-        Node::Start => "start".to_string(),
-        Node::End => "[*]".to_string(),
-        Node::Act(i) => ids[&i].clone(),
-    };
     let diagram_file = format!("{name}.mmd");
     let mut d = String::new();
     let _ = writeln!(d, "---\ntitle: {name}\n---\nstateDiagram-v2");
@@ -92,6 +87,18 @@ pub fn render(name: &str, c: &Counts, g: &Graph, t: Thresholds, total_calls: u64
         t.min_count,
         t.dependency
     );
+    write_states(&mut d, c, g, &ids);
+    let _ = writeln!(d, "\n    [*] --> start");
+    write_edges(&mut d, c, g, &ids);
+    Draft {
+        manifest: manifest(name, c, &diagram_file),
+        diagram: d,
+        diagram_file,
+    }
+}
+
+/// One state per kept activity, named by its call and how often it was made.
+fn write_states(d: &mut String, c: &Counts, g: &Graph, ids: &BTreeMap<usize, String>) {
     let _ = writeln!(d, "\n    state \"start\\nno call yet\" as start");
     for &i in &g.kept {
         let ends = g.ends.get(&Node::Act(i)).copied().unwrap_or(0);
@@ -111,7 +118,15 @@ pub fn render(name: &str, c: &Counts, g: &Graph, t: Thresholds, total_calls: u64
             ids[&i]
         );
     }
-    let _ = writeln!(d, "\n    [*] --> start");
+}
+
+/// The kept edges, grouped by the state they leave, each with how often it was seen.
+fn write_edges(d: &mut String, c: &Counts, g: &Graph, ids: &BTreeMap<usize, String>) {
+    let id = |n: Node| match n {
+        Node::Start => "start".to_string(),
+        Node::End => "[*]".to_string(),
+        Node::Act(i) => ids[&i].clone(),
+    };
     // From each state, the more specific patterns first: a `git status` is not taken by the
     // `git` edge of the same state.
     let rank = |n: Node| match n {
@@ -139,8 +154,12 @@ pub fn render(name: &str, c: &Counts, g: &Graph, t: Thresholds, total_calls: u64
             let _ = writeln!(d, "    {} --> {} : {trigger}", id(from), id(e.to));
         }
     }
+}
+
+/// The manifest beside the diagram: advise mode, off-path calls denied, neutral tools.
+fn manifest(name: &str, c: &Counts, diagram_file: &str) -> String {
     let neutral: Vec<String> = NEUTRAL.iter().map(|n| format!("\"{n}\"")).collect();
-    let manifest = format!(
+    format!(
         "# Drafted by `seed learn` from {sessions} session{s}: the workflow the agent followed. Edit\n\
          # it freely; `seed validate {name}.toml` checks it, `seed learn … --min-count N` drafts\n\
          # again with another threshold.\n\
@@ -156,12 +175,7 @@ pub fn render(name: &str, c: &Counts, g: &Graph, t: Thresholds, total_calls: u64
         sessions = c.sessions.len(),
         s = if c.sessions.len() == 1 { "" } else { "s" },
         neutral = neutral.join(", "),
-    );
-    Draft {
-        manifest,
-        diagram: d,
-        diagram_file,
-    }
+    )
 }
 
 fn edge_note(e: &Edge) -> String {

@@ -31,6 +31,18 @@ pub fn text(l: &Learned) -> String {
         t.dependency,
         plural(g.rare_edges as u64, "rare edge", "rare edges"),
     );
+    left_out(l, &mut out);
+    what_if(l, &mut out);
+    let _ = writeln!(
+        out,
+        "\nRaise --min-count (or --dependency) to leave more rare edges out, lower it to keep more;\nthe refused counts show what each draft would have stopped."
+    );
+    out
+}
+
+/// What the draft does not cover: rare activities, unspellable calls, unreadable input.
+fn left_out(l: &Learned, out: &mut String) {
+    let (c, g) = (&l.counts, &l.graph);
     if !g.left_out.is_empty() {
         let names: Vec<String> = g
             .left_out
@@ -78,6 +90,10 @@ pub fn text(l: &Learned) -> String {
             clean(e, 200)
         );
     }
+}
+
+/// Per session, how many calls the draft would have refused, and the first of them.
+fn what_if(l: &Learned, out: &mut String) {
     let _ = writeln!(
         out,
         "\nwhat-if: each session replayed through the draft, enforced"
@@ -107,11 +123,6 @@ pub fn text(l: &Learned) -> String {
         }
     }
     let _ = writeln!(out, "  {calls:>7}  {refused:>7}  all");
-    let _ = writeln!(
-        out,
-        "\nRaise --min-count (or --dependency) to leave more rare edges out, lower it to keep more;\nthe refused counts show what each draft would have stopped."
-    );
-    out
 }
 
 pub fn json(l: &Learned) -> Value {
