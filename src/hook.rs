@@ -249,6 +249,7 @@ fn handle(
     })?;
     known.fail = cfg.fail_mode();
     known.lock_wait = Some(cfg.lock_wait);
+    known.warning = cfg.warning.clone();
     if let Some(d) = &inv.deadline {
         d.set_budget(cfg.hook_budget);
     }

@@ -45,6 +45,8 @@ pub struct Known {
     /// The configured `lock_wait_ms` (`None`: not read yet, the default): the whole hook,
     /// failure record included, answers within it.
     pub lock_wait: Option<Duration>,
+    /// The configuration's warning (a capped `lock_wait_ms`…), said with a failure too.
+    pub warning: Option<String>,
 }
 
 /// The few fields worth learning from a payload seed could not use.
@@ -74,14 +76,18 @@ impl Known {
     /// Learn the event, session, agent and cwd from raw payload bytes, when they are JSON.
     /// What is already known (the `EVENT` argument) stays.
     pub fn learn(&mut self, bytes: Vec<u8>) {
-        let (text_in, _) = repair::decode(bytes);
+        let (text_in, repairs) = repair::decode(bytes);
+        // An id repaired into U+FFFD is not the id sent (see `HookInput::parse`): the
+        // failure goes to `errors.jsonl`, not to a session another id shares.
+        let repaired = repairs.invalid_utf8 || repairs.lone_surrogates > 0;
         let Ok(p) = serde_json::from_str::<Peek>(text_in.trim_start_matches('\u{feff}')) else {
             return;
         };
         if self.event.is_none() {
             self.event = event_name(p.hook_event_name.as_ref());
         }
-        self.session = self.session.take().or(text(p.session_id.as_ref()));
+        let session = text(p.session_id.as_ref()).filter(|s| !(repaired && s.contains('\u{fffd}')));
+        self.session = self.session.take().or(session);
         self.agent = self.agent.take().or(text(p.agent_id.as_ref()));
         self.cwd = self.cwd.take().or(text(p.cwd.as_ref()));
     }
@@ -97,6 +103,9 @@ pub fn failure(known: &Known, err: &HookError, t0: Instant) -> Outcome {
 pub fn failure_into(known: &Known, err: &HookError, t0: Instant, held: Option<File>) -> Outcome {
     // Said on stderr, recorded and (fail-closed) answered: redacted and bounded like any text.
     let mut msg = format!("seed: {err}");
+    if let Some(w) = &known.warning {
+        msg.push_str(&format!(" (warning: {w})"));
+    }
     scrub_str(&mut msg, MAX_FIELD, "error", &mut Vec::new());
     let msg = one_line(&msg);
     if let Some(state) = &known.state {

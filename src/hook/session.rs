@@ -56,13 +56,11 @@ pub(super) fn load_snapshots(
     let mut chart_known = Vec::with_capacity(loaded.len());
     let mut records_before: Option<u64> = None;
     let mut log_records: Option<Vec<Record>> = None;
-    // A snapshot that is not current may mean a hook was killed mid-write: its temp files go.
-    let mut swept = false;
-    let mut sweep = || {
-        if !std::mem::replace(&mut swept, true) {
-            remove_stale_temps(&paths::session_dir(state, session));
-        }
-    };
+    // A hook killed mid-write leaves its temp file behind (a snapshot, a chart, session.json):
+    // swept while the lock is held, on every hook, since a kill before the record leaves the
+    // snapshot current.
+    remove_stale_temps(&paths::session_dir(state, session));
+    remove_old_temps(&[state.to_path_buf(), paths::chart_cache_dir(state)]);
     for l in loaded {
         let saved = snapshot::load(&paths::snapshot_path(state, session, &l.name));
         chart_known.push(
@@ -78,7 +76,6 @@ pub(super) fn load_snapshots(
                 let mut snap = s.snapshot;
                 let mut count = s.records;
                 if s.log_len < log.len() {
-                    sweep();
                     let bytes = log.read_range(s.log_len, log.len())?;
                     let (lacking, _) = crate::store::record::parse_records(&bytes);
                     for (phase, event, f) in lacking.iter().filter_map(Record::step) {
@@ -92,7 +89,6 @@ pub(super) fn load_snapshots(
             _ => {
                 if log_records.is_none() {
                     log_records = Some(crate::store::record::parse_records(&log.read_all()?).0);
-                    sweep();
                 }
                 let records = log_records.as_deref().unwrap_or_default();
                 if records.iter().any(|r| r.step().is_some()) {
@@ -125,6 +121,32 @@ pub fn fold_session(
     )?;
     let (records, _) = crate::store::record::parse_records(&bytes);
     Ok(crate::session::fold::fold(&l.machine, &records))
+}
+
+/// How old a temp file outside a session must be to be a killed writer's: those files
+/// (`allowed_tools.seed`, compiled charts) are written without the session's lock, so a
+/// younger one may be another hook's in flight.
+const OLD_TEMP: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Temp files (`.<name>.<pid>.tmp`) older than [`OLD_TEMP`] in `dirs`.
+fn remove_old_temps(dirs: &[std::path::PathBuf]) {
+    let now = std::time::SystemTime::now();
+    for dir in dirs {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            let old = e
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age > OLD_TEMP));
+            if name.starts_with('.') && name.ends_with(".tmp") && old {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
 }
 
 /// Temp files a killed hook left behind (`.<name>.<pid>.tmp`). Every writer of a session's

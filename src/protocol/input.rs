@@ -42,6 +42,10 @@ pub enum InputError {
     NoToolName { event: String },
     #[error("payload field `{0}` is longer than {1} bytes")]
     TooLong(&'static str, usize),
+    #[error(
+        "payload field `{0}` is not valid UTF-8 (or holds a lone surrogate): it names the session, which is never altered"
+    )]
+    Unreadable(&'static str),
 }
 
 /// One hook payload, with the fields seed uses pulled out and the rest kept.
@@ -215,6 +219,14 @@ impl HookInput {
                 _ => return Err(InputError::Missing("session_id")),
             },
         };
+        // Bytes that are not UTF-8 and lone surrogates were replaced by U+FFFD: ids that
+        // differed only there would share a directory, and the id would be altered. An id
+        // with U+FFFD in a payload that needed repairs is refused (one without repairs is
+        // as sent).
+        if (repairs.invalid_utf8 || repairs.lone_surrogates > 0) && session_id.contains('\u{fffd}')
+        {
+            return Err(InputError::Unreadable("session_id"));
+        }
         let raw_cwd = f.exact("cwd", MAX_FIELD).and_then(Result::ok);
         let tool_input = f.kept("tool_input").map_or(Value::Null, |k| k.value);
         let prompt = f.text("prompt");

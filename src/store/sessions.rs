@@ -140,10 +140,11 @@ fn info(dir: &Path) -> Option<SessionInfo> {
     })
 }
 
-/// Complete lines of a log, read in blocks.
+/// Complete lines of a log, read in blocks. Regular files only: a log linked to a device
+/// (`/dev/zero`) never ends, and a FIFO would block.
 fn count_records(log_path: &Path) -> io::Result<u64> {
     use std::io::Read;
-    let mut f = paths::open_read(log_path)?;
+    let mut f = paths::open_regular(log_path)?;
     let mut buf = vec![0u8; 256 * 1024];
     let mut n = 0;
     loop {
