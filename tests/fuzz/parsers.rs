@@ -211,7 +211,7 @@ fn feed(kind: Kind, name: &str, bytes: &[u8]) {
             }
         }
         Kind::Records => {
-            let _ = seed::store::snapshot::parse_records(bytes);
+            let _ = seed::store::record::parse_records(bytes);
         }
         Kind::Sequence => {
             let _ = seed::dialects::load_text(name, &text, &|_| None);
