@@ -18,6 +18,13 @@ fn the_implementation_waits_for_a_failing_test_run() {
         warned(&v).contains("Test first: write or change a test for this change, run it and watch it fail; then change the code."),
         "{v:?}"
     );
+    // The way there is one failing run, not a whole cycle: in red every call is free again.
+    assert!(
+        warned(&v).ends_with(
+            "First call Bash(command=<one of test_commands>); after that, Edit is allowed."
+        ),
+        "{v:?}"
+    );
     // Tests and documentation may change first.
     assert!(quiet(&run(&mut w, &edit("/p/tests/cache.rs"))));
     assert!(quiet(&run(&mut w, &write("/p/src/cache_test.go"))));

@@ -79,6 +79,8 @@ impl Machine {
             }
         };
         let input = exact.then_some(&ev.input);
+        // A neutral call (`neutral_tools = ["*"]`) is legal wherever no policy refuses it.
+        let neutral = self.is_neutral(ev);
         for &i in order {
             let node = &nodes[i];
             let u = node.state;
@@ -98,13 +100,14 @@ impl Machine {
                         .as_ref()
                         .is_none_or(|g| node.data.eval(g, &config, input) != Some(false))
             });
-            // A step's allow list lets it through (not where the session is: there it was
-            // just refused).
+            // A step's allow list, or the call being neutral, lets it through (not where the
+            // session is: there it was just refused).
             let listed = fires.is_none()
                 && node.parent.is_some()
-                && config
-                    .iter()
-                    .any(|&s| !self.is_monitor(s) && chart.state(s).policy.allow.iter().any(fits));
+                && (neutral
+                    || config.iter().any(|&s| {
+                        !self.is_monitor(s) && chart.state(s).policy.allow.iter().any(fits)
+                    }));
             if fires.is_none() && !listed {
                 continue;
             }
