@@ -271,6 +271,10 @@ pub struct InitArgs {
     /// Also register seed's MCP server (done anyway when the sequence calls seed's tools).
     #[arg(long)]
     pub mcp: bool,
+    /// Written into `.seed.toml` for every sequence: `enforce` refuses what the sequence
+    /// forbids, `advise` only tells the agent, `observe` only records (default: the sequence's own).
+    #[arg(long, value_name = "MODE", value_parser = ["enforce", "advise", "observe"])]
+    pub enforcement: Option<String>,
     /// Say what would change, and write nothing.
     #[arg(long)]
     pub dry_run: bool,

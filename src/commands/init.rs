@@ -32,7 +32,7 @@ pub fn run(args: cli::InitArgs) -> CmdResult {
     // A configuration that does not parse stops init before anything is written.
     let config = project.join(PROJECT_FILE);
     if let Ok(text) = std::fs::read_to_string(&config) {
-        names_only(&text, &name)?;
+        says(&text, &name, None)?;
     }
     outln!(
         "sequence:  {} — {}",
@@ -40,7 +40,7 @@ pub fn run(args: cli::InitArgs) -> CmdResult {
         clean(&chart.description, 160)
     )?;
     copy_builtin(&name, &dir, args.dry_run)?;
-    write_config(&config, &name, args.dry_run)?;
+    write_config(&config, &name, args.enforcement.as_deref(), args.dry_run)?;
     let mcp = args.mcp || uses_seeds_tools(&chart);
     let install = cli::InstallArgs {
         project: args.project,
@@ -162,28 +162,51 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
     super::write_new_file(path, text)
 }
 
-/// `.seed.toml` names the sequence: written when missing, its `sequence`/`sequences` line
-/// replaced when it names another (every other line kept), left alone when it already says so.
-fn write_config(path: &Path, name: &str, dry_run: bool) -> Result<(), String> {
+/// `.seed.toml` names the sequence (and the enforcement, when one is given): written when
+/// missing, its `sequence`/`sequences` (and `enforcement`) line replaced when it says another
+/// (every other line kept), left alone when it already says so.
+fn write_config(
+    path: &Path,
+    name: &str,
+    enforcement: Option<&str>,
+    dry_run: bool,
+) -> Result<(), String> {
     let shown = path.display().to_string();
     let old = match std::fs::read_to_string(path) {
         Ok(t) => Some(t),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(format!("{shown}: cannot read: {e}")),
     };
+    let mode_line = enforcement.map(|m| format!("enforcement = \"{m}\""));
+    let wanted = match &mode_line {
+        Some(l) => format!("sequence = \"{name}\"\n{l}"),
+        None => format!("sequence = \"{name}\""),
+    };
     let new = match &old {
         None => format!(
-            "# seed: the sequence Claude Code's hooks keep the agent on (its files are in\n# .seed/sequences/; `seed sequences` lists the others).\nsequence = \"{name}\"\n"
+            "# seed: the sequence Claude Code's hooks keep the agent on (its files are in\n# .seed/sequences/; `seed sequences` lists the others). enforcement: enforce refuses,\n# advise only tells the agent, observe only records.\n{wanted}\n"
         ),
         Some(text) => {
-            if names_only(text, name)? {
-                outln!("no change: {shown} already names \"{name}\"").map_err(|e| e.to_string())?;
+            if says(text, name, enforcement)? {
+                outln!(
+                    "no change: {shown} already says {}",
+                    wanted.replace('\n', ", ")
+                )
+                .map_err(|e| e.to_string())?;
                 return Ok(());
             }
-            let edited = with_sequence(text, name);
-            if !names_only(&edited, name).unwrap_or(false) {
+            let mut edited = with_line(
+                text,
+                &["sequence", "sequences"],
+                &format!("sequence = \"{name}\""),
+            );
+            if let Some(l) = &mode_line {
+                edited = with_line(&edited, &["enforcement"], l);
+            }
+            if !says(&edited, name, enforcement).unwrap_or(false) {
                 return Err(format!(
-                    "{shown}: cannot set the sequence in it; write `sequence = \"{name}\"` there yourself"
+                    "{shown}: cannot set the sequence in it; write `{}` there yourself",
+                    wanted.replace('\n', "` and `")
                 ));
             }
             edited
@@ -199,12 +222,12 @@ fn write_config(path: &Path, name: &str, dry_run: bool) -> Result<(), String> {
         return Ok(());
     }
     super::install::replace_file(path, &new).map_err(|e| format!("{shown}: cannot write: {e}"))?;
-    outln!("wrote:     {shown} (sequence = \"{name}\")").map_err(|e| e.to_string())?;
+    outln!("wrote:     {shown} ({})", wanted.replace('\n', ", ")).map_err(|e| e.to_string())?;
     Ok(())
 }
 
-/// The configuration names exactly this sequence.
-fn names_only(text: &str, name: &str) -> Result<bool, String> {
+/// The configuration names exactly this sequence (with this enforcement, when one is given).
+fn says(text: &str, name: &str, enforcement: Option<&str>) -> Result<bool, String> {
     let t: toml::Table = toml::from_str(text).map_err(|e| {
         format!(
             "{PROJECT_FILE} does not parse ({}); fix it first",
@@ -212,17 +235,18 @@ fn names_only(text: &str, name: &str) -> Result<bool, String> {
         )
     })?;
     let one = |v: &toml::Value| v.as_str() == Some(name);
-    Ok(match (t.get("sequence"), t.get("sequences")) {
+    let named = match (t.get("sequence"), t.get("sequences")) {
         (Some(s), None) => one(s),
         (None, Some(toml::Value::Array(a))) => a.len() == 1 && one(&a[0]),
         _ => false,
-    })
+    };
+    let mode = enforcement.is_none_or(|m| t.get("enforcement").and_then(|v| v.as_str()) == Some(m));
+    Ok(named && mode)
 }
 
-/// `text` with its top-level `sequence`/`sequences` entries (a list may span lines) replaced
-/// by `sequence = "name"`, or that line added at the top.
-fn with_sequence(text: &str, name: &str) -> String {
-    let line = format!("sequence = \"{name}\"");
+/// `text` with its top-level entries of `keys` (a list may span lines) replaced by `line`, or
+/// that line added at the top.
+fn with_line(text: &str, keys: &[&str], line: &str) -> String {
     let mut out: Vec<String> = Vec::new();
     let mut in_table = false;
     let mut skipping_list = false;
@@ -235,9 +259,9 @@ fn with_sequence(text: &str, name: &str) -> String {
         }
         in_table |= t.starts_with('[');
         let key = t.split('=').next().unwrap_or("").trim();
-        if !in_table && t.contains('=') && matches!(key, "sequence" | "sequences") {
+        if !in_table && t.contains('=') && keys.contains(&key) {
             if !placed {
-                out.push(line.clone());
+                out.push(line.to_string());
                 placed = true;
             }
             skipping_list = key == "sequences" && t.contains('[') && !t.contains(']');
@@ -246,7 +270,7 @@ fn with_sequence(text: &str, name: &str) -> String {
         out.push(l.to_string());
     }
     if !placed {
-        out.insert(0, line);
+        out.insert(0, line.to_string());
     }
     let mut s = out.join("\n");
     s.push('\n');

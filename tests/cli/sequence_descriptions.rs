@@ -31,7 +31,15 @@ fn every_built_in_is_described_for_the_person_choosing_it() {
         let name = s["name"].as_str().unwrap();
         let d = s["description"].as_str().unwrap_or("");
         assert!(!d.is_empty() && d.chars().count() <= 240, "{name}: {d}");
-        for internal in ["SKETCH", "this file", "Seed 0", "seed 0", "tier 1", "∩", "->"] {
+        for internal in [
+            "SKETCH",
+            "this file",
+            "Seed 0",
+            "seed 0",
+            "tier 1",
+            "∩",
+            "->",
+        ] {
             assert!(!d.contains(internal), "{name} says {internal:?}: {d}");
         }
         assert_eq!(

@@ -145,3 +145,62 @@ fn without_a_terminal_or_a_known_name_it_says_what_to_do_in_one_line() {
         "sequence = ["
     );
 }
+
+/// `--enforcement enforce` is the whole step from advice to refusal: `.seed.toml` says it for
+/// every sequence, and the hooks refuse what the sequence forbids; run again, nothing changes,
+/// and another mode replaces the line.
+#[test]
+fn enforcement_is_one_flag_and_the_hooks_obey_it() {
+    let p = Project::new();
+    let (code, out, err) = p.seed(&["init", "--sequence", "tdd", "--enforcement", "enforce"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let root = p.root();
+    let config = std::fs::read_to_string(root.join(".seed.toml")).unwrap();
+    assert!(
+        config.ends_with("sequence = \"tdd\"\nenforcement = \"enforce\"\n"),
+        "{config}"
+    );
+    let edit = |state: &std::path::Path| {
+        let payload = serde_json::json!({
+            "session_id": "s1", "cwd": root, "hook_event_name": "PreToolUse",
+            "tool_name": "Edit", "tool_use_id": "t1",
+            "tool_input": { "file_path": root.join("src/lib.rs"), "old_string": "a", "new_string": "b" },
+        });
+        let o = assert_cmd::Command::cargo_bin("seed")
+            .unwrap()
+            .args(["hook", "PreToolUse"])
+            .env("SEED_HOME", state)
+            .env("CLAUDE_PROJECT_DIR", &root)
+            .env("SEED_CONFIG_DIR", state.join("no-config"))
+            .env_remove("SEED_ENFORCEMENT")
+            .env_remove("SEED_SEQUENCE")
+            .current_dir(&root)
+            .write_stdin(payload.to_string())
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_default();
+        v["hookSpecificOutput"]["permissionDecision"].clone()
+    };
+    let state = tempfile::tempdir().unwrap();
+    assert_eq!(edit(state.path()), "deny");
+
+    let (code, again, _) = p.seed(&["init", "--sequence", "tdd", "--enforcement", "enforce"]);
+    assert_eq!(code, 0);
+    assert!(
+        again.contains("already says sequence = \"tdd\", enforcement = \"enforce\""),
+        "{again}"
+    );
+    let (code, out, err) = p.seed(&["init", "--sequence", "tdd", "--enforcement", "advise"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let config = std::fs::read_to_string(root.join(".seed.toml")).unwrap();
+    assert_eq!(config.matches("enforcement = ").count(), 1, "{config}");
+    assert!(config.ends_with("enforcement = \"advise\"\n"), "{config}");
+    let state = tempfile::tempdir().unwrap();
+    assert_eq!(
+        edit(state.path()),
+        serde_json::Value::Null,
+        "advise lets it through"
+    );
+    let (code, _, err) = p.seed(&["init", "--sequence", "tdd", "--enforcement", "always"]);
+    assert_eq!(code, 2, "{err}");
+}
