@@ -298,3 +298,51 @@ fn verify_before_done_keeps_the_agent_working_until_a_run_passes() {
     assert_eq!(stops(&run), ["block", "allow"]);
     replay::agrees_with_live(&run, "verify_before_done");
 }
+
+/// The README's first screen as written: `seed init --sequence tdd --enforcement enforce`, then
+/// an edit of the code before any test ran is refused with the text the README shows, and the
+/// dashboard's session is that one.
+#[test]
+fn the_readmes_first_screen_refuses_the_code_as_it_says() {
+    let Some(s) = Scenario::new() else { return };
+    let project = s.project();
+    let root = project.parent().expect("the sandbox").to_path_buf();
+    let out = seed_in(&root, &project)
+        .args(["init", "--sequence", "tdd", "--enforcement", "enforce"])
+        .output()
+        .expect("seed init runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success()
+            && text.ends_with("open the dashboard beside Claude Code:  seed tui\n"),
+        "seed init: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lib = path(&project, "src/lib.rs");
+    let run = s
+        .file("src/lib.rs", "pub fn get() -> u32 { 1 }\n")
+        .prompt("Add a cache to src/lib.rs.")
+        .model([
+            Turn::tool("Read", json!({"file_path": lib})),
+            Turn::tool(
+                "Edit",
+                json!({"file_path": lib, "old_string": "1", "new_string": "2"}),
+            ),
+            Turn::text("I will write a test first."),
+        ])
+        .run();
+    let refused = run.result(1);
+    assert!(refused.is_error, "{refused:?}");
+    assert!(
+        refused.text.ends_with(
+            "seed [tdd]: Edit is not allowed now — \"test first\" denies Edit. Test first: write or \
+             change a test for this change, run it and watch it fail; then change the code. First \
+             call Bash(command=<one of test_commands>); after that, Edit is allowed."
+        ),
+        "{refused:?}"
+    );
+    assert_eq!(gates(&run), ["Read allow", "Edit deny"]);
+    let (code, status, _) = run.seed(&["status"]);
+    assert_eq!(code, 0);
+    assert!(status.contains("tdd  (mermaid, enforce)"), "{status}");
+}
