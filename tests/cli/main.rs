@@ -9,6 +9,7 @@ mod hostile_text;
 mod lint_files;
 mod new;
 mod output;
+mod readme_first_sequence;
 mod sequence_descriptions;
 mod sequence_names;
 mod session_shown;
