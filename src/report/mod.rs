@@ -190,15 +190,16 @@ pub fn remaining(p: &Progress) -> String {
     }
 }
 
-/// [`remaining`] in a few columns (a narrow dashboard): `≥3`, `done`, `error`, `no call left`.
+/// [`remaining`] in fewer columns (a dashboard's progress line): `≥ 3 steps`, `done`, `error`,
+/// `no call left`, `no ending`.
 pub fn remaining_short(p: &Progress) -> String {
     match (&p.ended, p.steps_remaining) {
         (Some(e), _) if e.outcome == Outcome::Error => "error".to_string(),
         (Some(_), _) => "done".to_string(),
         (None, _) if p.waiting_for.is_some() => "no call left".to_string(),
         (None, Some(0)) => "no call left".to_string(),
-        (None, Some(n)) => format!("≥{n}"),
-        (None, None) => "≥?".to_string(),
+        (None, Some(n)) => format!("≥ {n} step{}", if n == 1 { "" } else { "s" }),
+        (None, None) => "no ending".to_string(),
     }
 }
 

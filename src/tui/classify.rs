@@ -97,6 +97,8 @@ pub fn non_empty(s: &str, default: &str) -> String {
 pub fn call_name(kind: EventKind, name: &str) -> Cow<'_, str> {
     match kind {
         EventKind::Skill => Cow::Borrowed("Skill"),
+        // As the agent calls it (`mcp__starlog__orient`), as every other region spells it.
+        EventKind::Tool if name.contains('.') => Cow::Owned(super::common::as_called(name)),
         _ => Cow::Borrowed(name),
     }
 }

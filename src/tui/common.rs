@@ -245,3 +245,20 @@ pub fn cut(s: &str, max: usize) -> String {
 pub fn line(text: impl Into<String>, style: Style) -> Line<'static> {
     Line::from(Span::styled(text.into(), style))
 }
+
+/// A label that names an MCP tool in the sequence's dotted form (`starlog.orient`) spelled as
+/// the agent calls it (`mcp__starlog__orient`), so a tool reads the same in every region;
+/// any other label (`identifying`, `Bash`, `a step`) is kept.
+pub fn as_called(label: &str) -> String {
+    let tool_like = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    };
+    match label.split_once('.') {
+        Some((server, tool)) if tool_like(server) && tool_like(tool) => {
+            crate::engine::tool_name::claude_tool_name(label)
+        }
+        _ => label.to_string(),
+    }
+}

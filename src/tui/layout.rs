@@ -14,15 +14,15 @@
 //! ─ timeline ──────────────────────────────           timeline (takes the rest)
 //! ─ deep state ────────────────────────────           deep state
 //! ```
-//! Medium (80–139): boxes; progress across the top, tools / recovery / deep state beside the
-//! statechart, the timeline across the bottom.
+//! Medium (80–139): boxes; progress across the top (one unframed line on a short screen),
+//! recovery and tools beside the statechart and deep state, the timeline across the bottom.
 //! ```text
 //! header ─────────────────────────────────────────────────────────
 //! ┌ progress ──────────────────────────────────────────────────────┐
 //! └────────────────────────────────────────────────────────────────┘
-//! ┌ tools ─────────────────────┐┌ statechart ───────────────────────┐
-//! ├ recovery ──────────────────┤│                                   │
-//! ├ deep state ────────────────┤│                                   │
+//! ┌ recovery ──────────────────┐┌ statechart ───────────────────────┐
+//! ├ tools ─────────────────────┤│                                   │
+//! │                            │├ deep state ───────────────────────┤
 //! ┌ timeline ──────────────────────────────────────────────────────┐
 //! └────────────────────────────────────────────────────────────────┘
 //! ```
@@ -53,6 +53,8 @@ pub struct Regions {
     /// The keys that work now (absent on a screen too short to spare the row).
     pub footer: Option<Rect>,
     pub progress: Option<Rect>,
+    /// The progress region has a frame (a short screen gets its overall line alone).
+    pub progress_framed: bool,
     pub statechart: Option<Rect>,
     pub graph: Option<Rect>,
     pub tools: Option<Rect>,
@@ -128,22 +130,33 @@ pub fn compute(area: Rect, m: &Model) -> Regions {
             ChartView::Outline => Id::Statechart,
         };
         let e = Emphasis::of(m, w, f);
+        // What to do next is placed first and never squeezed; the progress is one line.
+        let (must, first) = (
+            recovery::must_rows(m, w) + f,
+            recovery::first_rows(m, w) + f,
+        );
         let wants = [
-            want(Id::Progress, 1, prog.saturating_sub(1), prog, 1),
-            want(main, 2 + f, 3 + f, chart.min(8) + f, 2),
+            want(
+                Id::Progress,
+                1,
+                1,
+                if body.height >= 30 { prog } else { 1 },
+                2,
+            ),
+            want(
+                Id::Recovery,
+                must,
+                first,
+                (recovery::wanted_rows(m, w) + f).min(first + 3),
+                1,
+            ),
+            want(main, 2 + f, 3 + f, chart.min(8) + f, 3),
             want(
                 Id::Tools,
                 1 + f,
                 1 + f,
                 tools::wanted_rows(m, w) + f,
                 if e.observe { 7 } else { 4 },
-            ),
-            want(
-                Id::Recovery,
-                1 + f,
-                2 + f,
-                recovery::wanted_rows(m, w).min(6) + f,
-                3,
             ),
             want(
                 Id::Timeline,
@@ -156,13 +169,16 @@ pub fn compute(area: Rect, m: &Model) -> Regions {
         ];
         place(&mut r, body, &wants, Id::Timeline);
     } else if area.width < WIDE {
-        // The summary line gets its own row when the statechart and timeline keep theirs.
+        // The summary line gets its own row when the statechart and timeline keep theirs; on
+        // a short screen the progress is one unframed line (the overall bar), so the regions
+        // that say what to do and what happened keep their rows.
         let full = prog + f;
-        let prog_rows = if body.height >= full + 18 {
-            full
-        } else {
-            full - 1
+        let (prog_rows, framed) = match body.height {
+            h if h >= full + 22 => (full, true),
+            h if h >= full + 18 => (full - 1, true),
+            _ => (1, false),
         };
+        r.progress_framed = framed;
         let e = Emphasis::of(m, inner_w(area.width / 2), f);
         // A kept deep-state region is a third box beside the statechart: the timeline gives
         // it some of its rows.
@@ -181,27 +197,45 @@ pub fn compute(area: Rect, m: &Model) -> Regions {
             Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
                 .areas(band);
         let lw = inner_w(left.width);
-        let wants = [
-            want(
-                Id::Tools,
-                1 + f,
-                2 + f,
-                tools::wanted_rows(m, lw) + f,
-                if e.observe { 4 } else { 2 },
-            ),
-            want(
-                Id::Recovery,
-                1 + f,
-                3 + f,
-                recovery::wanted_rows(m, lw) + f,
-                1,
-            ),
-            e.deep(3),
-        ];
-        place(&mut r, left, &wants, Id::Recovery);
-        match m.chart_view {
-            ChartView::Outline => r.statechart = Some(right),
-            ChartView::Graph => r.graph = Some(right),
+        let must = recovery::must_rows(m, lw) + f;
+        let first = recovery::first_rows(m, lw) + f;
+        let rec_want = recovery::wanted_rows(m, lw) + f;
+        let tools_want = tools::wanted_rows(m, lw) + f;
+        // The tools get a few rows before the explanations of recovery grow (observing,
+        // nothing is refused: the tools give way).
+        let recovery = want(Id::Recovery, must, first, rec_want, 2);
+        let tools = want(
+            Id::Tools,
+            1 + f,
+            3 + f,
+            tools_want,
+            if e.observe { 4 } else { 1 },
+        );
+        let main = match m.chart_view {
+            ChartView::Outline => Id::Statechart,
+            ChartView::Graph => Id::Graph,
+        };
+        // Left, what to do and with which tools; deep state goes under them when they leave
+        // it room, else under the statechart, which keeps most of its column.
+        let deep = e.deep(3);
+        let deep_left = e.readers && rec_want + tools_want + deep.good <= left.height;
+        if deep_left {
+            place(&mut r, left, &[recovery, tools, deep], Id::Deep);
+            place(
+                &mut r,
+                right,
+                &[want(main, 3 + f, 3 + f, u16::MAX, 1)],
+                main,
+            );
+        } else {
+            place(&mut r, left, &[recovery, tools], Id::Recovery);
+            let chart_good = match (e.readers, e.observe) {
+                // Observing, the readers are what there is to see: they come first.
+                (true, true) => 3 + f,
+                _ => (right.height * 3 / 5).max(3 + f),
+            };
+            let wants = [want(main, 3 + f, chart_good, u16::MAX, 1), e.deep(2)];
+            place(&mut r, right, &wants, main);
         }
         r.timeline = (bottom.height > 0).then_some(bottom);
     } else {
@@ -213,6 +247,7 @@ pub fn compute(area: Rect, m: &Model) -> Regions {
         .areas(body);
         let lw = inner_w(left.width);
         let e = Emphasis::of(m, lw, f);
+        r.progress_framed = true;
         place(&mut r, left, &side_wants(m, &e, lw, f, prog), Id::Recovery);
         let wants = [
             want(
@@ -232,21 +267,23 @@ pub fn compute(area: Rect, m: &Model) -> Regions {
 
 /// The left column of the wide layout.
 fn side_wants(m: &Model, e: &Emphasis, w: u16, f: u16, prog: u16) -> [Want; 4] {
+    let must = recovery::must_rows(m, w) + f;
+    let first = recovery::first_rows(m, w) + f;
     [
         want(Id::Progress, 1 + f, prog.saturating_sub(1) + f, prog + f, 1),
+        want(
+            Id::Recovery,
+            must,
+            first,
+            recovery::wanted_rows(m, w) + f,
+            0,
+        ),
         want(
             Id::Tools,
             1 + f,
             2 + f,
             tools::wanted_rows(m, w) + f,
             if e.observe { 5 } else { 3 },
-        ),
-        want(
-            Id::Recovery,
-            1 + f,
-            3 + f,
-            recovery::wanted_rows(m, w) + f,
-            2,
         ),
         e.deep(4),
     ]
@@ -303,6 +340,11 @@ fn place(r: &mut Regions, col: Rect, wants: &[Want], flex: Id) {
         if wants[i].min > 0 && wants[i].min <= left {
             rows[i] = wants[i].min;
             left -= wants[i].min;
+        } else if wants[i].id == Id::Recovery && left > 1 {
+            // What to do next is shown even when its rows do not all fit (it says how many
+            // more there are).
+            rows[i] = left;
+            left = 0;
         }
     }
     for &i in &order {

@@ -63,7 +63,7 @@ pub fn render_buffer(area: Rect, buf: &mut Buffer, m: &Model, theme: &Theme) {
         footer::render(m, theme, a, buf);
     }
     if let Some(a) = r.progress {
-        let c = (chrome == common::Chrome::Boxed).then_some(chrome);
+        let c = (chrome == common::Chrome::Boxed && r.progress_framed).then_some(chrome);
         progress::render(m, theme, a, buf, c);
     }
     if let Some(a) = r.statechart {

@@ -79,16 +79,15 @@ pub fn draw(p: Pane, area: Rect, buf: &mut Buffer, theme: &Theme, chrome: Chrome
     if area.width < 3 || area.height == 0 {
         return;
     }
+    // A box says both on its bottom border; a side pane's rule says them after the title,
+    // which gives way to them.
     let (above, below) = marks(theme, p.above, p.below);
-    // The title gives way to the marks that share its row (the rule of a side pane; the top
-    // border of a box carries `above`).
-    let on_title = match chrome {
-        Chrome::Boxed => text::width(&above),
-        Chrome::Rule => text::width(&above) + text::width(&below),
+    let width = area.width as usize;
+    let marks = format!("{above}{below}");
+    let title_room = match chrome {
+        Chrome::Boxed => width.saturating_sub(2),
+        Chrome::Rule => width.saturating_sub(text::width(&marks) + usize::from(!marks.is_empty())),
     };
-    let title_room = (area.width as usize)
-        .saturating_sub(if chrome == Chrome::Boxed { 2 } else { 0 })
-        .saturating_sub(on_title + usize::from(on_title > 0));
     let block: Block = frame(fit(p.title, title_room), p.focused, theme, chrome);
     let inner = block.inner(area);
     block.render(area, buf);
@@ -101,26 +100,17 @@ pub fn draw(p: Pane, area: Rect, buf: &mut Buffer, theme: &Theme, chrome: Chrome
         let row = Rect::new(inner.x, inner.y + r as u16, inner.width, 1);
         buf.set_style(row, theme.style(role));
     }
-    let muted = theme.style(Role::Muted);
-    let right = |s: &str| area.right().saturating_sub(1 + text::width(s) as u16);
-    match chrome {
-        Chrome::Boxed => {
-            if !above.is_empty() && area.width as usize > text::width(&above) + 2 {
-                buf.set_string(right(&above), area.y, &above, muted);
-            }
-            if !below.is_empty() && area.height > 1 && area.width as usize > text::width(&below) + 2
-            {
-                buf.set_string(right(&below), area.bottom() - 1, &below, muted);
-            }
-        }
-        Chrome::Rule => {
-            let both = format!("{above}{below}");
-            if !both.is_empty() && area.width as usize > text::width(&both) {
-                let x = area.right().saturating_sub(text::width(&both) as u16);
-                buf.set_string(x, area.y, &both, muted);
-            }
-        }
+    let marks_w = text::width(&marks);
+    if marks.is_empty() || width <= marks_w + 2 {
+        return;
     }
+    let muted = theme.style(Role::Muted);
+    let (x, y) = match chrome {
+        Chrome::Boxed if area.height > 1 => (area.right() - 1 - marks_w as u16, area.bottom() - 1),
+        Chrome::Boxed => return,
+        Chrome::Rule => (area.right() - marks_w as u16, area.y),
+    };
+    buf.set_string(x, y, &marks, muted);
 }
 
 /// A row of muted text (an empty region's message).

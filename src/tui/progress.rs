@@ -52,20 +52,17 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Op
     // count once no call is left or the sequence is done).
     let left = crate::report::remaining_short(p);
     let counted = left.starts_with('≥');
-    let loop_mark = p.in_loop && counted;
+    // Said in words where there is room (a side pane has the statechart's ↺ for it).
+    let loop_mark = p.in_loop && counted && inner.width >= 60;
     let high = if p.highest > p.overall + 0.5 {
-        format!(" {}{:.0}%", g.high, p.highest)
+        format!(" highest {:.0}%", p.highest)
     } else {
         String::new()
     };
     let compact = format!(
         "{high} {}{}",
         left.replace('≥', ge),
-        if loop_mark {
-            format!(" {}", theme.symbols.markers.loop_)
-        } else {
-            String::new()
-        }
+        if loop_mark { ", in a loop" } else { "" }
     );
     // Short of rows, the compact summary goes into the overall label's blank range column when
     // it fits there, else after the bar.
@@ -115,7 +112,7 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Op
 
     let mut overall = vec![Span::styled("overall", theme.style(Role::ProgressOverall))];
     let summary = |spans: &mut Vec<Span<'static>>, compact: &str| {
-        let loop_at = compact.rfind(' ').filter(|_| loop_mark);
+        let loop_at = compact.rfind(',').filter(|_| loop_mark);
         let (head, mark) = match loop_at {
             Some(i) => (compact[..i].to_string(), compact[i..].to_string()),
             None => (compact.to_string(), String::new()),
@@ -174,6 +171,10 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Op
             lines.extend(layer_lines.into_iter().take(rows.saturating_sub(1)));
         }
     }
+    let lines: Vec<Line> = lines
+        .into_iter()
+        .map(|l| super::text::fit(l, inner.width as usize))
+        .collect();
     Paragraph::new(lines).render(inner, buf);
 
     // Mark the highest point reached on the overall bar when progress fell back from it.

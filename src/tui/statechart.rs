@@ -5,14 +5,15 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget};
 
-use crate::engine::ir::{Outcome, StateKind};
+use crate::engine::EventKind;
+use crate::engine::ir::{Outcome, StateKind, Trigger};
 use crate::engine::wording::position;
 use crate::engine::{Machine, Snapshot, StateId};
 
-use super::common::{Chrome, Glyphs, frame, glyphs, line, plain_if_ascii};
+use super::common::{Chrome, Glyphs, as_called, glyphs, line, plain_if_ascii};
 use super::model::{Focus, Model};
+use super::pane::{self, Pane};
 use super::sanitize;
 use super::theme::{Role, Theme};
 
@@ -31,6 +32,9 @@ pub struct TreeLine {
     pub guides: String,
     pub mark: Mark,
     pub label: String,
+    /// The label names the tool call that leads into the step (a railroad's step): it is
+    /// spelled as the agent calls it.
+    pub names_call: bool,
     /// The step the agent is on (an active atomic state outside monitor regions).
     pub current: bool,
     pub choice: bool,
@@ -121,6 +125,7 @@ fn walk(
         guides: format!("{indent}{}", if last { g.last } else { g.branch }),
         mark: mark(m, snap, id),
         label: sanitize::clean(&st.label, 60),
+        names_call: names_call(m, id, &st.label),
         current,
         choice: matches!(st.kind, StateKind::Choice),
         parallel: matches!(st.kind, StateKind::Parallel),
@@ -139,6 +144,28 @@ fn walk(
     }
 }
 
+/// The current step, spelled as the agent calls it when it is named after a call.
+fn step_as_called(st: &crate::engine::Status) -> String {
+    match st.step_is_call {
+        true => as_called(&st.step),
+        false => st.step.clone(),
+    }
+}
+
+/// A transition into `id` is triggered by a call of the tool `label` names.
+fn names_call(m: &Machine, id: StateId, label: &str) -> bool {
+    m.chart.transitions.iter().any(|t| {
+        t.targets.contains(&id)
+            && match &t.trigger {
+                Trigger::Event(p) => p
+                    .alts
+                    .iter()
+                    .any(|a| a.glob == label && matches!(a.kind, None | Some(EventKind::Tool))),
+                _ => false,
+            }
+    })
+}
+
 /// Content rows the full outline takes (breadcrumb included).
 pub fn wanted_rows(m: &Model) -> u16 {
     m.seq().map_or(1, |s| s.machine.chart.states.len() as u16)
@@ -152,20 +179,21 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Ch
         Some(st) => format!(
             "statechart {} {}",
             glyphs(theme).dot,
-            sanitize::clean(&position(&st.step, st.step_is_call), 80)
+            sanitize::clean(&position(&step_as_called(st), st.step_is_call), 80)
         ),
         None => "statechart".to_string(),
     };
-    let block = frame(
-        line(plain_if_ascii(theme, &title), theme.style(Role::Title)),
-        focused,
-        theme,
-        chrome,
-    );
-    let inner = block.inner(area);
-    block.render(area, buf);
+    let title = line(plain_if_ascii(theme, &title), theme.style(Role::Title));
+    let inner = pane::inner(area, chrome);
     let (Some(seq), Some(snap), Some(st)) = (m.seq(), m.snapshot(), m.status()) else {
-        Paragraph::new(line("no sequence", theme.style(Role::Muted))).render(inner, buf);
+        let p = Pane::scrolled(
+            title,
+            focused,
+            vec![line("no sequence", theme.style(Role::Muted))],
+            0,
+            1,
+        );
+        pane::draw(p, area, buf, theme, chrome);
         return;
     };
     let g = glyphs(theme);
@@ -178,8 +206,24 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Ch
         .breadcrumb
         .strip_prefix(name.as_str())
         .map_or(st.breadcrumb.as_str(), |r| r.trim_start_matches([' ', '▸']));
-    let crumb = plain_if_ascii(theme, crumb);
-    let mut lines = vec![line(crumb, theme.style(Role::Accent))];
+    let crumb = match st.step_is_call {
+        true => crumb.replace(st.step.as_str(), &step_as_called(st)),
+        false => crumb.to_string(),
+    };
+    let crumb = plain_if_ascii(theme, &crumb);
+    // Once the sequence has ended, a step it never reached was a branch not taken, not work
+    // left: it gets its own mark, said on the breadcrumb row.
+    let ended = st.progress.done || st.progress.ended.is_some();
+    let mut lines = vec![Line::from(vec![
+        Span::styled(
+            match ended {
+                true => format!("{} not taken  ", theme.symbols.markers.skipped),
+                false => String::new(),
+            },
+            theme.style(Role::Muted),
+        ),
+        Span::styled(crumb, theme.style(Role::Accent)),
+    ])];
     let h = inner.height.saturating_sub(1) as usize;
     let cur = tree.iter().position(|l| l.current).unwrap_or(0);
     let auto = if cur < h * 2 / 3 { 0 } else { cur - h / 3 };
@@ -189,9 +233,19 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Ch
         if l.current {
             current_row = Some(lines.len());
         }
-        lines.push(tree_line(l, theme));
+        lines.push(tree_line(l, theme, ended));
     }
-    Paragraph::new(lines).render(inner, buf);
+    // The frame says how many steps lie above and below the rows shown.
+    let below = tree.len().saturating_sub(top + lines.len() - 1);
+    let p = Pane {
+        title,
+        focused,
+        rows: lines,
+        above: top,
+        below,
+        highlight: None,
+    };
+    pane::draw(p, area, buf, theme, chrome);
     // The current step's whole row is highlighted, so it reads at a glance.
     if let Some(r) = current_row {
         let row = Rect::new(inner.x, inner.y + r as u16, inner.width, 1);
@@ -210,9 +264,10 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Ch
     }
 }
 
-fn tree_line(l: &TreeLine, theme: &Theme) -> Line<'static> {
+fn tree_line(l: &TreeLine, theme: &Theme, ended: bool) -> Line<'static> {
     let mk = &theme.symbols.markers;
     let (sym, role) = match l.mark {
+        Mark::NotReached if ended => (mk.skipped.clone(), Role::Muted),
         Mark::Active if l.current => (mk.active.clone(), Role::StatechartCurrent),
         Mark::Active => (mk.active.clone(), Role::Accent),
         Mark::Done => (mk.done.clone(), Role::StatechartDone),
@@ -236,7 +291,11 @@ fn tree_line(l: &TreeLine, theme: &Theme) -> Line<'static> {
             theme.style(Role::StatechartChoice),
         ));
     }
-    spans.push(Span::styled(l.label.clone(), theme.style(label_role)));
+    let label = match l.names_call {
+        true => as_called(&l.label),
+        false => l.label.clone(),
+    };
+    spans.push(Span::styled(label, theme.style(label_role)));
     if l.parallel {
         spans.push(Span::styled(
             format!(" {}", mk.parallel),

@@ -6,10 +6,10 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget};
 
-use super::common::{Chrome, cut, duration, frame, glyphs, hms};
+use super::common::{Chrome, cut, duration, glyphs, hms};
 use super::model::{Focus, Model};
+use super::pane::{self, Pane};
 use super::rows::{Outcome, Row, RowKind, Rows};
 use super::theme::{Role, Theme};
 
@@ -153,22 +153,18 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Ch
             format!(" /{}{caret} ", super::sanitize::escape(&m.filter.text, 30)),
             theme.style(Role::Accent),
         ));
-        title.push(Span::styled(
-            format!("{} match", m.filter.matches.len()),
-            theme.style(Role::Muted),
-        ));
+        let n = m.filter.matches.len();
+        let said = match n {
+            0 => "no row matches".to_string(),
+            1 => "1 row matches".to_string(),
+            n => format!("{n} rows match"),
+        };
+        title.push(Span::styled(said, theme.style(Role::Muted)));
     }
-    if m.scroll.timeline > 0 {
-        title.push(Span::styled(
-            format!(" {}{}", g.high, m.scroll.timeline),
-            theme.style(Role::Muted),
-        ));
-    }
-    let block = frame(Line::from(title), focused, theme, chrome);
-    let inner = block.inner(area);
-    block.render(area, buf);
+    let inner = pane::inner(area, chrome);
     let k = m.at();
     let rows = window(m, inner.height as usize);
+    let title = Line::from(title);
     if rows.is_empty() {
         let text = if m.filter.active() {
             "no row matches the filter"
@@ -177,13 +173,35 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Ch
         } else {
             "waiting for hook events"
         };
-        Paragraph::new(Line::from(Span::styled(text, theme.style(Role::Muted)))).render(inner, buf);
+        let p = Pane::scrolled(title, focused, vec![pane::note(text, theme)], 0, 1);
+        pane::draw(p, area, buf, theme, chrome);
         return;
     }
-    let lines: Vec<Line> = rows
+    // How many rows lie before and after the window (scrolled up, newer ones are below).
+    let total = match m.filter.active() {
+        true => m
+            .filter
+            .matches
+            .partition_point(|&i| (i as usize) < m.rows.visible(k)),
+        false => m.rows.visible(k),
+    };
+    let first = rows.first().copied().unwrap_or(0);
+    let above = match m.filter.active() {
+        true => m.filter.matches.partition_point(|&i| (i as usize) < first),
+        false => first,
+    };
+    let lines: Vec<Line<'static>> = rows
         .iter()
         .filter_map(|&i| m.rows.get(i))
         .map(|r| row_line(&m.rows, r, k, inner.width as usize, m, theme))
         .collect();
-    Paragraph::new(lines).render(inner, buf);
+    let p = Pane {
+        title,
+        focused,
+        above,
+        below: total.saturating_sub(above + lines.len()),
+        rows: lines,
+        highlight: None,
+    };
+    pane::draw(p, area, buf, theme, chrome);
 }

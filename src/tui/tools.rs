@@ -21,6 +21,9 @@ use super::theme::{Role, Theme};
 
 const LABEL: usize = 8;
 
+/// What is allowed once the sequence has ended.
+const ENDED: &str = "every call (sequence ended)";
+
 /// A status entry as a call: a rule still in its pattern form (a kind such as `skill:…`, or
 /// `|` alternatives) is worded by the engine's [`as_calls`]; a call is kept as it is (it may
 /// carry the plugin spelling the session showed).
@@ -71,6 +74,12 @@ fn allowed_only(m: &Model) -> Vec<String> {
     out
 }
 
+/// The sequence has ended (done, or in an error): the hook lets every call through.
+fn ended(m: &Model) -> bool {
+    m.status()
+        .is_some_and(|st| st.progress.done || st.progress.ended.is_some())
+}
+
 fn observing(m: &Model) -> bool {
     m.seq()
         .is_some_and(|s| s.machine.chart.settings.enforcement == Enforcement::Observe)
@@ -104,6 +113,9 @@ fn rule_call(pattern: &str) -> String {
 /// Content rows at `width` columns (wrapping estimated).
 pub fn wanted_rows(m: &Model, width: u16) -> u16 {
     let Some(st) = m.status() else { return 1 };
+    if ended(m) {
+        return (LABEL + ENDED.len()).div_ceil((width as usize).max(10)) as u16;
+    }
     let w = (width as usize).max(10);
     let max = item_max(width);
     let observe = observing(m);
@@ -141,6 +153,14 @@ pub fn lines(m: &Model, theme: &Theme, width: u16) -> Vec<Line<'static>> {
     let shown = |s: &str| cut(&sanitize::clean(s, 200), max);
     let observe = observing(m);
     let mut out = Vec::new();
+    if ended(m) {
+        // As the hook acts and `seed status` says: an ended sequence judges nothing.
+        out.push(Line::from(vec![
+            label("allowed"),
+            Span::styled(ENDED, theme.style(Role::ToolsAllowed)),
+        ]));
+        return out;
+    }
 
     let mut spans = vec![label("allowed")];
     let allowed = allowed_only(m);

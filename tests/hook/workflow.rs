@@ -236,7 +236,7 @@ fn only_the_clone_the_workflow_names_is_allowed_and_it_is_suggested_as_written()
     let frame = std::fs::read_to_string(&out).unwrap();
     for shown in [
         "locate_corpus  Read(file_path=\"data/config.yaml\")",
-        "clone_source.clone_repo  Bash(command=\"git clone --depth 1 htt",
+        "clone_source.clone_repo  Bash(command=\"git clone --depth 1 ht",
         "cache_manifest  Write(file_path=\"data/llms/acme-docs/llms.txt\")",
     ] {
         assert!(frame.contains(shown), "{shown}\n{frame}");

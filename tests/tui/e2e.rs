@@ -147,11 +147,11 @@ fn follows_a_live_session_and_restores_the_terminal() {
         call("t2", "mcp__starship__fly", "PreToolUse"),
     );
     let s = tmux.wait_for("the calls", |s| {
-        s.contains("seed.who_am_i {}") && s.contains("1 denied")
+        s.contains("mcp__seed__who_am_i {}") && s.contains("1 denied")
     });
-    assert!(s.contains("starship.fly {}"), "{s}");
-    // The next call as the agent makes it (the statechart column cuts its end).
-    assert!(s.contains("next: mcp__seed__what_do"), "{s}");
+    assert!(s.contains("mcp__starship__fly {}"), "{s}");
+    // The next call as the agent makes it.
+    assert!(s.contains("next: call mcp__seed__what_do_i_do"), "{s}");
 
     // `q` quits and the terminal is back: no alternate screen, the shell prints the exit code.
     tmux.run(&["send-keys", "-t", "e2e", "q"]);
@@ -166,7 +166,9 @@ fn follows_a_live_session_and_restores_the_terminal() {
         state.display()
     );
     tmux.run(&["respawn-pane", "-k", "-t", "e2e", "-c", &cwd, &cmd]);
-    tmux.wait_for("the dashboard again", |s| s.contains("seed.who_am_i {}"));
+    tmux.wait_for("the dashboard again", |s| {
+        s.contains("mcp__seed__who_am_i {}")
+    });
     let shell = tmux.run(&["display-message", "-p", "-t", "e2e", "#{pane_pid}"]);
     let shell = String::from_utf8_lossy(&shell.stdout).trim().to_string();
     let kids = Command::new("ps")
@@ -233,7 +235,7 @@ fn the_demo_plays_the_bundled_session_to_the_end_and_cleans_up() {
     }
     let end = format!("REPLAY {records}/{records} ‖ 64×");
     let s = tmux.wait_for("the end of the session", |s| s.contains(&end));
-    assert!(s.contains("waypoint.complete_journey"), "{s}");
+    assert!(s.contains("mcp__waypoint__complete_journey"), "{s}");
     assert!(s.contains("100%"), "{s}");
 
     tmux.run(&["send-keys", "-t", "e2e", "q"]);

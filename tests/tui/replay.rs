@@ -303,7 +303,7 @@ fn what_if_marks_exactly_the_differing_calls() {
         let name = rs[*i]
             .event
             .as_ref()
-            .map(|e| e.name.clone())
+            .map(|e| e.claude_tool_name())
             .unwrap_or_default();
         assert!(line.contains(&name), "{line} marks {name}");
     }

@@ -162,7 +162,7 @@ fn current_node_is_highlighted() {
         for (w, h) in [(40, 20), (80, 24), (160, 48)] {
             let buf = draw(&m, &th, w, h);
             // The outline's line (marker, then label), not the same name in tools or the timeline.
-            let needle = format!("{} waypoint.navigate_to_next_wa", th.symbols.markers.active);
+            let needle = format!("{} mcp__waypoint__navigate_to", th.symbols.markers.active);
             let (x, y) = find(&buf, &needle)
                 .unwrap_or_else(|| panic!("{name}: current node not on the {w}x{h} screen"));
             let at = (x + 2, y);
@@ -192,7 +192,7 @@ fn denials_are_highlighted() {
     let allowed = th.style(Role::TimelineAllowed);
     // In the timeline: the denied spawn and the denied Edit in the denial colour, an allowed
     // call in the allowed colour.
-    for needle in ["heaven-subagent.spawn {", "Edit /repo"] {
+    for needle in ["mcp__heaven-subagent__spawn {", "Edit /repo"] {
         let at = find(&buf, needle).unwrap_or_else(|| panic!("{needle} not on screen"));
         assert_eq!(style_at(&buf, at).fg, denied.fg, "{needle}");
         assert_eq!(
@@ -201,15 +201,18 @@ fn denials_are_highlighted() {
             "{needle} marker"
         );
     }
-    let at = find(&buf, "starlog.orient {}").expect("allowed call");
+    let at = find(&buf, "mcp__starlog__orient {}").expect("allowed call");
     assert_eq!(style_at(&buf, at).fg, allowed.fg);
     // In recovery: the denial since the sequence last moved, in the tools.denied colour; the
     // spawn denied before the last navigate is history (the timeline keeps it).
-    let at = find(&buf, "Edit — waypoint_active_learning").expect("recovery denial");
+    let at = find(&buf, "Edit — by").expect("recovery denial");
     assert_eq!(style_at(&buf, at).fg, th.style(Role::ToolsDenied).fg);
-    assert!(find(&buf, "⊘ 14:02:23 Edit").is_some(), "the denial's time");
     assert!(
-        find(&buf, "⊘ 14:02:18").is_none(),
+        find(&buf, "⊘ denied 14:02:23 Edit").is_some(),
+        "the denial's time"
+    );
+    assert!(
+        find(&buf, "denied 14:02:18").is_none(),
         "a denial from before the last move is not recovery's"
     );
     // In tools: what is denied now, by which state and tier, as calls the agent makes.

@@ -9,8 +9,10 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use common::Script;
+use common::{Script, walks};
+use seed::tui::layout::Regions;
 use seed::tui::{Entry, Model, Msg, Seq, SessionInfo, Theme, update};
+use serde_json::json;
 
 pub const SIZES: [(u16, u16); 3] = [(40, 20), (80, 24), (120, 40)];
 
@@ -79,6 +81,35 @@ pub fn typed(m: &mut Model, keys: &str) {
     for c in keys.chars() {
         press(m, KeyCode::Char(c));
     }
+}
+
+/// The text of one region of `m` drawn at `w`×`h` (empty when the layout leaves it out).
+fn region(m: &Model, w: u16, h: u16, pick: fn(&Regions) -> Option<Rect>) -> String {
+    let buf = draw_with(m, &theme("default"), w, h);
+    let Some(r) = pick(&seed::tui::layout::compute(buf.area, m)) else {
+        return String::new();
+    };
+    (r.y..r.bottom())
+        .map(|y| {
+            (r.x..r.right())
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The `▴ N above` and `▾ N more` a region's frame carries.
+fn marks(t: &str) -> (usize, usize) {
+    let count = |word: &str| {
+        t.split(word)
+            .next()
+            .filter(|_| t.contains(word))
+            .and_then(|head| head.split_whitespace().last())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    };
+    (count(" above"), count(" more"))
 }
 
 /// Snapshots of `m` at the three sizes, named `<name>_<w>x<h>`.
@@ -237,4 +268,261 @@ fn an_unknown_theme_does_not_read_as_a_file_that_exists() {
         err.contains("default, light, high-contrast, ascii"),
         "{err}"
     );
+}
+
+/// Rows of `t` where `full` starts but is cut: the first `min` characters of it are there, and
+/// the row ends (or meets a border) before all of it is, without an ellipsis.
+fn cut_unmarked(t: &str, full: &str, min: usize) -> Vec<String> {
+    let full: Vec<char> = full.chars().collect();
+    if full.len() <= min {
+        return Vec::new();
+    }
+    let head: String = full[..min].iter().collect();
+    let mut bad = Vec::new();
+    for row in t.lines() {
+        let chars: Vec<char> = row.chars().collect();
+        let mut from = 0;
+        while let Some(at) = row[from..].find(&head).map(|b| from + b) {
+            let start = row[..at].chars().count();
+            let mut n = 0;
+            while n < full.len() && start + n < chars.len() && chars[start + n] == full[n] {
+                n += 1;
+            }
+            let after = chars.get(start + n).copied();
+            let ends_here = matches!(after, None | Some('│' | '|' | '╮' | '╯' | '─' | '+'));
+            if n < full.len() && ends_here && !row.ends_with('…') && !row.contains("…│") {
+                bad.push(row.to_string());
+            }
+            from = at + head.len();
+        }
+    }
+    bad
+}
+
+/// starlog_initialization to its end: checked, oriented (registering skipped), flown.
+fn starlog_finished() -> Script {
+    let mut s = Script::of("starlog_initialization", "s-starlog-done");
+    s.lifecycle("SessionStart")
+        .call(
+            "mcp__starlog__check",
+            json!({"path": "/repo"}),
+            300,
+            Some(true),
+        )
+        .call("mcp__starlog__orient", json!({}), 300, Some(true))
+        .call(
+            "mcp__starship__fly",
+            json!({"course": "x"}),
+            300,
+            Some(true),
+        );
+    s
+}
+
+/// A denial after the binding moved: recovery's until the next move.
+fn anchor_with_a_refusal() -> Script {
+    let mut s = walks::odyssean_anchor();
+    s.call("Bash", json!({"command": "cargo build"}), 0, Some(true));
+    s
+}
+
+#[test]
+fn the_next_call_is_on_screen_at_every_size() {
+    for s in walks::all() {
+        let m = live(&s);
+        let st = m.status().expect("status").clone();
+        for (w, h) in SIZES {
+            // In the recovery region, its first row on: not below its fold.
+            let rec = region(&m, w, h, |r| r.recovery);
+            let flat = squeezed(&rec);
+            match &st.next {
+                Some(n) => assert!(
+                    flat.contains(&format!("next:call{}", squeezed(&n.tool))),
+                    "{} {w}x{h}: next call {} not on screen\n{rec}",
+                    s.sequence,
+                    n.tool
+                ),
+                None => assert!(
+                    ["done", "nocallleft", "waiting"]
+                        .iter()
+                        .any(|x| flat.contains(x)),
+                    "{} {w}x{h}: neither a next call nor what it waits for\n{rec}",
+                    s.sequence
+                ),
+            }
+        }
+    }
+}
+
+#[test]
+fn the_last_refusal_and_its_way_forward_are_on_screen_at_every_size() {
+    let m = live(&anchor_with_a_refusal());
+    let st = m.status().expect("status").clone();
+    assert_eq!(st.denied_call.as_deref(), Some("Bash"));
+    // The engine's way forward from the refusal: its first suggestion.
+    let way = squeezed(&st.recovery.suggestions[0]);
+    for (w, h) in SIZES {
+        let rec = region(&m, w, h, |r| r.recovery);
+        let flat = squeezed(&rec);
+        assert!(
+            flat.contains("deniedBash") || flat.contains("Bash—by"),
+            "{w}x{h}: the refused call\n{rec}"
+        );
+        // Its start at least, and the region says when the rest runs past it.
+        assert!(
+            flat.contains(&way[..way.len().min(40)]),
+            "{w}x{h}: the way forward\n{rec}"
+        );
+        assert!(
+            flat.contains(&way) || marks(&rec).1 > 0,
+            "{w}x{h}: cut unmarked\n{rec}"
+        );
+        let next = st.next.as_ref().expect("a next call");
+        assert!(
+            flat.contains(&squeezed(&next.tool)),
+            "{w}x{h}: the call to make\n{rec}"
+        );
+    }
+    three_sizes("refusal_and_way_forward", &m);
+}
+
+#[test]
+fn no_short_form_a_newcomer_cannot_read() {
+    let mut m = live(&common::demo_session());
+    for (w, h) in SIZES {
+        let t = screen(&m, w, h);
+        for bad in ["≥1 ↺", "ev ·", "0 lapse", " lapse ", "ev 4", "lapses"] {
+            assert!(!t.contains(bad), "{w}x{h}: `{bad}` on screen\n{t}");
+        }
+        let compact_events = t
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|word| word.ends_with("ev") && word[..word.len() - 2].parse::<u64>().is_ok());
+        assert!(!compact_events, "{w}x{h}: `NNev`\n{t}");
+    }
+    typed(&mut m, "/navigate");
+    press(&mut m, KeyCode::Enter);
+    for (w, h) in SIZES {
+        let t = screen(&m, w, h);
+        let bare_match =
+            t.contains(" match") && !t.contains("rows match") && !t.contains("row matches");
+        assert!(!bare_match, "{w}x{h}: `N match`\n{t}");
+    }
+    three_sizes("plain_words", &m);
+}
+
+#[test]
+fn every_cut_is_marked() {
+    for s in walks::all() {
+        let m = live(&s);
+        let st = m.status().expect("status").clone();
+        let mut texts = vec![st.breadcrumb.clone()];
+        if let Some(n) = &st.next {
+            texts.push(format!("next: {}", n.tool));
+        }
+        for (w, h) in SIZES {
+            let t = screen(&m, w, h);
+            for full in &texts {
+                let bad = cut_unmarked(&t, full, 12);
+                assert!(
+                    bad.is_empty(),
+                    "{} {w}x{h}: `{full}` cut without a mark: {bad:?}\n{t}",
+                    s.sequence
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_ascii_theme_marks_a_cut_with_three_dots() {
+    let m = live(&walks::compound_intelligence());
+    let buf = draw_with(&m, &theme("ascii"), 40, 20);
+    let t = rows(&buf).join("\n");
+    let crumb = t
+        .lines()
+        .find(|l| l.starts_with("{railroad"))
+        .expect("the breadcrumb row");
+    assert!(crumb.ends_with("..."), "{crumb}\n{t}");
+    insta::assert_snapshot!("ascii_cut_40x20", t);
+}
+
+#[test]
+fn the_statechart_says_how_many_steps_lie_beyond_it() {
+    let m = live(&walks::compound_intelligence());
+    let states = m.seq().expect("seq").machine.chart.states.len();
+    for (w, h) in SIZES {
+        let chart = region(&m, w, h, |r| r.statechart);
+        let rows = chart.lines().count();
+        assert!(rows < states, "{w}x{h}: the chart is clipped here");
+        let (above, below) = marks(&chart);
+        // The rows shown (less the title, the breadcrumb and a bottom border) and the marks
+        // add up to the whole outline.
+        let frame = if w < 80 { 1 } else { 2 };
+        assert_eq!(
+            above + below + rows - frame - 1,
+            states - 1,
+            "{w}x{h}: the statechart says how much more\n{chart}"
+        );
+    }
+    three_sizes("statechart_more", &m);
+}
+
+#[test]
+fn after_the_end_the_tools_region_gates_nothing_as_the_hook_and_status_say() {
+    let m = live(&starlog_finished());
+    let st = m.status().expect("status").clone();
+    assert!(st.progress.done, "the walk finishes the sequence");
+    assert!(seed::report::status_text(&st).contains("it gates no call any more"));
+    for (w, h) in SIZES {
+        let t = screen(&m, w, h);
+        for wrong in [
+            "allowed with a warning",
+            "denied (off-path)",
+            "allowed any tool",
+        ] {
+            assert!(!t.contains(wrong), "{w}x{h}: `{wrong}` after the end\n{t}");
+        }
+        let rec = region(&m, w, h, |r| r.recovery);
+        assert!(squeezed(&rec).contains("gatesnocall"), "{w}x{h}\n{rec}");
+        let tools = region(&m, w, h, |r| r.tools);
+        assert!(
+            squeezed(&tools).contains("everycall(sequenceended)"),
+            "{w}x{h}\n{tools}"
+        );
+    }
+    three_sizes("after_the_end", &m);
+}
+
+#[test]
+fn branches_not_taken_are_shown_as_such_at_the_end() {
+    let m = live(&starlog_finished());
+    for (w, h) in SIZES {
+        let t = screen(&m, w, h);
+        assert!(
+            !t.contains("○"),
+            "{w}x{h}: a step left unreached at the end reads as unfinished\n{t}"
+        );
+        assert!(t.contains("not taken"), "{w}x{h}\n{t}");
+    }
+    three_sizes("branches_not_taken", &m);
+}
+
+#[test]
+fn a_tool_is_spelled_as_the_agent_calls_it_everywhere() {
+    let m = live(&walks::starlog_initialization());
+    for (w, h) in SIZES {
+        let t = screen(&m, w, h);
+        for dotted in ["starlog.orient", "starlog.check", "starship.fly"] {
+            assert!(!t.contains(dotted), "{w}x{h}: `{dotted}`\n{t}");
+        }
+    }
+    assert!(screen(&m, 120, 40).contains("mcp__starlog__orient"));
+    three_sizes("spelled_as_called", &m);
+}
+
+/// Whitespace dropped, so a call wrapped over two rows of a full-width region still reads.
+fn squeezed(s: &str) -> String {
+    s.chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '│' | '|'))
+        .collect()
 }
