@@ -16,7 +16,7 @@ pub fn run(args: cli::ReplayArgs) -> CmdResult {
         ..super::tui::options()?
     };
     // The sequences the dashboard would replay through; the summary follows the first.
-    let (seqs, notices) = crate::tui::start::replay_seqs(&opts, &loaded.session, &loaded.records)?;
+    let (seqs, notices) = crate::tui::start::replay_seqs(&opts, &loaded)?;
     for n in &notices {
         eprintln!("seed: {n}");
     }

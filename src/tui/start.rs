@@ -157,27 +157,23 @@ pub fn replay_target(opts: &Options, source: &str) -> Result<(Target, Vec<Record
     replay_loaded(opts, loaded)
 }
 
-/// The sequences a replay of `records` steps, and why any named one could not be loaded:
+/// The sequences a replay of `loaded` steps, and why any named one could not be loaded:
 /// `--sequence` alone (what-if), else each sequence the records name, as the hook saved it for
 /// the session (overrides included) or else by name.
 pub fn replay_seqs(
     opts: &Options,
-    session: &str,
-    records: &[Record],
+    loaded: &crate::session::source::Loaded,
 ) -> Result<(Vec<Seq>, Vec<String>), String> {
     if let Some(name) = &opts.sequence {
-        let search = machines_search_dirs(opts.project.as_deref(), &opts.state);
-        let l = dialects::resolve(name, &search)
-            .map_err(|e| format!("cannot load sequence `{name}`: {e}"))?;
-        return Ok((vec![Seq::new(Machine::new(l.chart), false)], Vec::new()));
+        return Ok((vec![what_if(opts, loaded, name)?], Vec::new()));
     }
     let mut names: Vec<&String> = Vec::new();
-    for n in records.iter().flat_map(|r| &r.sequences) {
+    for n in loaded.records.iter().flat_map(|r| &r.sequences) {
         if !names.contains(&n) {
             names.push(n);
         }
     }
-    let cfg = feed_config(opts, session, None, &[], 0);
+    let cfg = feed_config(opts, &loaded.session, None, &[], 0);
     let (mut seqs, mut notices) = (Vec::new(), Vec::new());
     for n in names {
         match load_sequence(&cfg, n) {
@@ -188,12 +184,40 @@ pub fn replay_seqs(
     Ok((seqs, notices))
 }
 
+/// `--sequence NAME` for a replay: the sequence as it is now (a what-if, so an edit shows),
+/// configured as the hook configures it in the project the session ran in — that project's
+/// `.seed.toml` and overrides — so an advise-mode project's calls replay as advice.
+fn what_if(
+    opts: &Options,
+    loaded: &crate::session::source::Loaded,
+    name: &str,
+) -> Result<Seq, String> {
+    let ran_in = sessions::find(&opts.state, &loaded.session)
+        .ok()
+        .flatten()
+        .and_then(|s| s.cwd)
+        .or_else(|| loaded.project.clone())
+        .map(PathBuf::from)
+        .filter(|p| p.is_dir());
+    let project = ran_in.as_deref().or(opts.project.as_deref());
+    let search = machines_search_dirs(project, &opts.state);
+    let mut chart = dialects::resolve(name, &search)
+        .map_err(|e| format!("cannot load sequence `{name}`: {e}"))?
+        .chart;
+    let dirs: Vec<PathBuf> = project.map(Path::to_path_buf).into_iter().collect();
+    match config::load(&dirs, &env, &Flags::default()) {
+        Ok(cfg) => cfg.apply(&mut chart),
+        Err(e) => return Err(format!("cannot read the configuration: {e}")),
+    }
+    Ok(Seq::new(Machine::new(chart), false))
+}
+
 /// [`replay_target`] of a source already read (`seed screenshot`, the bundled demo).
 pub fn replay_loaded(
     opts: &Options,
     loaded: crate::session::source::Loaded,
 ) -> Result<(Target, Vec<Record>), String> {
-    let (seqs, mut notices) = replay_seqs(opts, &loaded.session, &loaded.records)?;
+    let (seqs, mut notices) = replay_seqs(opts, &loaded)?;
     if loaded.skipped > 0 {
         notices.push(format!("{} lines were not events", loaded.skipped));
     }

@@ -37,7 +37,6 @@ fn advise_mode_warns_beside_the_result_and_lets_the_call_run() {
 }
 
 #[test]
-#[ignore = "replay judges a transcript with the sequence's own enforcement, not the project's: reported, waits for a fix"]
 fn advise_mode_replays_as_advice_not_refusals() {
     let Some(s) = Scenario::new() else { return };
     let run = s

@@ -134,6 +134,37 @@ fn tdd_holds_a_turn_that_ends_red() {
     assert_eq!(stops(&run), ["block", "allow"]);
 }
 
+/// Tests whose runner reports a failure in its output and still exits 0.
+const RUN_TESTS_EXIT_0: &str = "#!/bin/sh\nif [ -f src/cache.rs ]; then echo 'test result: ok. 1 passed'; else echo 'test cache::hit ... FAIL'; fi\n";
+
+#[test]
+fn tdd_reads_a_run_that_says_fail_as_red_and_its_transcript_replays_so() {
+    let Some(s) = Scenario::new() else { return };
+    let p = s.project();
+    let run = init(s, "tdd", true)
+        .file("run-tests.sh", RUN_TESTS_EXIT_0)
+        .prompt("Add a cache.")
+        .model([
+            Turn::tool("Write", json!({"file_path": path(&p, "tests/cache_test.sh"), "content": "test -f src/cache.rs\n"})),
+            Turn::tool("Bash", json!({"command": "sh run-tests.sh"})),
+            Turn::tool("Write", json!({"file_path": path(&p, "src/cache.rs"), "content": "pub fn hit() {}\n"})),
+            Turn::tool("Bash", json!({"command": "sh run-tests.sh"})),
+            Turn::text("Done."),
+        ])
+        .run();
+    // The first run succeeded as a command, and its output says FAIL: red, so the code may
+    // change.
+    let first = run.result(1);
+    assert!(!first.is_error && first.text.contains("FAIL"), "{first:?}");
+    assert_eq!(
+        gates(&run),
+        ["Write allow", "Bash allow", "Write allow", "Bash allow"]
+    );
+    assert_eq!(stops(&run), ["allow"]);
+    // The replay reads each run's result from the transcript as the hook read it live.
+    replay::agrees_with_live(&run, "tdd");
+}
+
 #[test]
 fn plan_then_build_waits_for_the_users_go_ahead() {
     let Some(s) = Scenario::new() else { return };

@@ -105,15 +105,18 @@ impl Stream<'_> {
                 Some(value @ (Value::Object(_) | Value::Array(_))) => Some(value),
                 _ => block.get("content"),
             };
-            let response = response.map(line::response_info);
+            // The event carries the result as the hook's does for a sequence that reads results
+            // (`result contains "FAIL"`), so a replay judges as the hook judged.
+            let stepped = crate::protocol::tool_result::result_for_engine(response, true);
+            let info = response.map(line::response_info);
             let record = self.emit(
                 ts,
                 "PostToolUse",
                 Phase::Advance,
-                Event::tool(&call.name, call.input),
+                Event::tool(&call.name, call.input).with_response(stepped),
                 agent,
             );
-            record.response = response;
+            record.response = info;
             record
         };
         record.tool_use_id = Some(id.to_string());
