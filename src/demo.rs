@@ -93,6 +93,27 @@ pub fn prepare_files(dirs: &DemoDirs) -> Result<(), String> {
     Ok(())
 }
 
+/// A Claude Code configuration of the demo's own, with every MCP server its sequence calls
+/// (the demo's user has set them up), so its texts are the same on every machine.
+fn claude_config(dirs: &DemoDirs) -> Result<PathBuf, String> {
+    let dir = dirs.seed_home.join("claude-config");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let chart = crate::dialects::builtin(SEQUENCE)
+        .ok_or_else(|| format!("no built-in sequence {SEQUENCE}"))?
+        .map_err(|e| e.to_string())?
+        .chart;
+    let servers: serde_json::Map<String, Value> = crate::engine::Machine::new(chart)
+        .server_needs()
+        .iter()
+        .filter_map(|n| n.server.clone())
+        .map(|s| (s, serde_json::json!({})))
+        .collect();
+    let text = serde_json::json!({ "mcpServers": servers }).to_string();
+    let path = dir.join(".claude.json");
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(dir)
+}
+
 /// Run the script through the real hook (in-process, isolated environment) and return the
 /// records it logged, with the script's clock in place of the wall clock.
 pub fn record(dirs: &DemoDirs) -> Result<Vec<Record>, String> {
@@ -100,9 +121,11 @@ pub fn record(dirs: &DemoDirs) -> Result<Vec<Record>, String> {
     let seed_home = dirs.seed_home.display().to_string();
     let heaven = dirs.heaven.display().to_string();
     let nowhere = dirs.seed_home.join("no-user-config").display().to_string();
+    let claude = claude_config(dirs)?.display().to_string();
     let env = move |k: &str| -> Option<String> {
         match k {
             "SEED_HOME" => Some(seed_home.clone()),
+            "CLAUDE_CONFIG_DIR" => Some(claude.clone()),
             "HEAVEN_DATA_DIR" => Some(heaven.clone()),
             "SEED_SEQUENCE" => Some(SEQUENCE.into()),
             "SEED_CONFIG_DIR" | "HOME" => Some(nowhere.clone()),

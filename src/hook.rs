@@ -259,7 +259,13 @@ fn handle(
         .clone()
         .or_else(|| start_dirs.first().cloned());
     paths::ensure_dir_in(&state, &paths::chart_cache_dir(&state))?;
-    let loaded = load_machines(&cfg, project_dir.as_deref(), &state)?;
+    let mut loaded = load_machines(&cfg, project_dir.as_deref(), &state)?;
+    machines::host(
+        &mut loaded,
+        &hook_input.event,
+        project_dir.as_deref(),
+        inv.env,
+    );
     if cfg.fail.is_none()
         && loaded
             .iter()

@@ -16,6 +16,7 @@ pub mod dialects;
 pub mod engine;
 pub mod export;
 pub mod hook;
+pub mod hosted;
 pub mod learn;
 pub mod mcp;
 pub mod protocol;

@@ -14,6 +14,7 @@ mod footprint;
 mod mcp;
 mod probe;
 mod sequences;
+mod servers;
 mod shape;
 
 use std::path::{Path, PathBuf};
@@ -150,6 +151,8 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
     }
     let sequences = sequences::check(&project);
     ok &= sequences.iter().all(|s| s["ok"] == true);
+    let servers = servers::check(&project, &stepped(&project, &checks));
+    ok &= servers::ok(&servers);
     let exe = std::env::current_exe()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|_| "/path/to/seed".into());
@@ -166,7 +169,7 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
         c["fix"] = json!(fix);
     }
     let report = json!({ "ok": ok, "installed": installed, "plugin": plugin, "files": files,
-        "sequences": sequences, "checks": checks, "mcp": mcp });
+        "sequences": sequences, "servers": servers, "checks": checks, "mcp": mcp });
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&report)?)?;
     } else {
@@ -219,6 +222,7 @@ fn print_text(r: &Value, groups: &[fix::Group]) -> std::io::Result<()> {
             outln!("    fix: {}", s(&q["fix"]))?;
         }
     }
+    print_servers(&r["servers"])?;
     let mut told = vec![false; groups.len()];
     for c in list(&r["checks"]) {
         let event = match c["matcher"].as_str() {
@@ -266,6 +270,55 @@ fn print_text(r: &Value, groups: &[fix::Group]) -> std::io::Result<()> {
             "doctor: problems found"
         }
     )
+}
+
+/// The sequences the hooks step: each installed command's `--sequence`, else (a command
+/// without one) the configured list; each name once.
+fn stepped(project: &Path, checks: &[Value]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut configured = false;
+    for c in checks {
+        match fix::sequence_of(c["command"].as_str().unwrap_or("")) {
+            Some(list) => names.extend(list.split(',').map(|s| s.trim().to_string())),
+            None => configured = true,
+        }
+    }
+    if configured || checks.is_empty() {
+        names.extend(
+            sequences::configured(project)
+                .map(|(_, l)| l)
+                .unwrap_or_default(),
+        );
+    }
+    let mut out: Vec<String> = Vec::new();
+    for n in names.into_iter().filter(|n| !n.is_empty()) {
+        if !out.contains(&n) {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// Each MCP server a sequence needs, and what Claude Code's configuration says of it.
+fn print_servers(r: &Value) -> std::io::Result<()> {
+    use crate::report::sanitize::clean;
+    let s = |v: &Value| v.as_str().unwrap_or("").to_string();
+    for p in r["problems"].as_array().into_iter().flatten() {
+        outln!("! Claude Code configuration: {}", clean(&s(p), 1000))?;
+    }
+    for n in r["needs"].as_array().into_iter().flatten() {
+        let mark = match n["provided"].as_str() {
+            Some("yes") => "✓",
+            Some("no") => "✗",
+            _ => "!",
+        };
+        let (seq, line) = (clean(&s(&n["sequence"]), 200), clean(&s(&n["line"]), 1000));
+        outln!("{mark} sequence {seq} {line}")?;
+        if let Some(f) = n["fix"].as_str() {
+            outln!("    fix: {f}")?;
+        }
+    }
+    Ok(())
 }
 
 /// Failed hooks told once: one of them as it ran (or, for several, which ones), what went

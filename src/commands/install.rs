@@ -237,6 +237,11 @@ pub fn run(args: cli::InstallArgs, uninstall: bool) -> CmdResult {
     if let Some(note) = &mcp_note {
         outln!("{note}")?;
     }
+    if !uninstall {
+        for w in checks::missing_servers(sequence, &project_root()) {
+            eprintln!("{w}");
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -30,6 +30,11 @@ pub struct Machine {
     /// Tools the sequence names on any MCP server (`mcp__*__odyssean_anchor`), found on first
     /// use: every call through a server asks, and a fold must not rescan the chart each time.
     any_server: OnceLock<BTreeSet<String>>,
+    /// The MCP servers the steps call, found on first use (see `servers`).
+    pub(crate) needs: OnceLock<Vec<super::servers::ServerNeed>>,
+    /// What the host knows of the MCP servers Claude Code gives the session (`set_hosted`);
+    /// `None`: nothing, and calls are worded from the session alone.
+    pub(crate) hosted: Option<super::servers::Hosted>,
 }
 
 impl Machine {
@@ -49,6 +54,8 @@ impl Machine {
             candidates,
             intervals,
             any_server: OnceLock::new(),
+            needs: OnceLock::new(),
+            hosted: None,
         }
     }
 
@@ -83,6 +90,8 @@ impl Machine {
             candidates: parts.candidates,
             intervals: parts.intervals,
             any_server: OnceLock::new(),
+            needs: OnceLock::new(),
+            hosted: None,
         }
     }
 }

@@ -19,6 +19,7 @@ pub mod pattern;
 pub mod progress;
 pub mod recovery;
 pub mod sanitize;
+pub mod servers;
 pub mod sets;
 pub mod snapshot;
 pub mod status;

@@ -57,7 +57,7 @@ impl Machine {
         }
         for s in enabled {
             if !next.iter().any(|n: &NextStep| n.call == s.call) {
-                next.push(s.spelled_for(snap));
+                next.push(s.spelled_for(self, snap));
             }
         }
         // Steps an active policy refuses go last, marked; if that is all of them, there is no
@@ -83,7 +83,8 @@ impl Machine {
                 None => (self.path_to_call(snap, ev, reach, false), true),
             };
             rec.denied_input_differs = differs && path.is_some();
-            rec.path_to_denied = path.map(|p| p.into_iter().map(|n| n.spelled_for(snap)).collect());
+            rec.path_to_denied =
+                path.map(|p| p.into_iter().map(|n| n.spelled_for(self, snap)).collect());
         }
         rec.ending = self.nearest_ending_hint(&reach.dist);
 
@@ -135,6 +136,9 @@ impl Machine {
             } else {
                 rec.suggestions
                     .push(format!("Next: call {} (or {}).", n.tool, others.join(", ")));
+            }
+            if let Some(u) = self.unavailable(snap, &n.tool) {
+                rec.suggestions.push(u.sentence());
             }
         }
         if let Some(id) = snap.failed {

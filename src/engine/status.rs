@@ -98,7 +98,8 @@ impl Machine {
         }
         // `allowed` and `neutral` are calls, as the agent makes them (a rule's alternatives
         // each a call); `denied` names each rule's calls the same way, with who wrote it.
-        let calls = |p| super::wording::calls_seen(p, &snap.servers, &snap.plugins);
+        let (servers, plugins) = (self.seen_servers(snap), self.seen_plugins(snap));
+        let calls = |p| super::wording::calls_seen(p, &servers, &plugins);
         let mut neutral: Vec<String> = Vec::new();
         for c in chart.neutral.iter().flat_map(calls) {
             if !neutral.contains(&c) {
@@ -128,7 +129,7 @@ impl Machine {
             for p in policies().flat_map(|p| &p.deny) {
                 refused.extend(calls(p));
                 let rule = ToolRule {
-                    pattern: super::wording::as_calls_seen(p, &snap.servers, &snap.plugins),
+                    pattern: super::wording::as_calls_seen(p, &servers, &plugins),
                     by: super::wording::state_in_tier(&st.label, &st.label, &self.tier(sid)),
                 };
                 // A chain of policies denies the same tool for several reasons: one rule.
@@ -324,7 +325,10 @@ impl Machine {
                     (Some(n), _) if n.blocked_by.is_some() => {
                         format!("{} (blocked by deep state)", n.tool)
                     }
-                    (Some(n), _) => n.tool.clone(),
+                    (Some(n), _) => match self.unavailable(snap, &n.tool) {
+                        Some(u) => format!("{} ({})", n.tool, u.brief()),
+                        None => n.tool.clone(),
+                    },
                     (None, _) if st.allowed == ["*"] => "any tool".to_string(),
                     (None, _) => "—".to_string(),
                 };

@@ -52,3 +52,32 @@ pub fn load_machines(
     }
     Ok(out)
 }
+
+/// Events whose answer can carry text for the agent (a refusal, a guidance line, a held turn).
+const WORDED: &[&str] = &[
+    "PreToolUse",
+    "UserPromptSubmit",
+    "SessionStart",
+    "Stop",
+    "SubagentStop",
+];
+
+/// Tell each machine which MCP servers Claude Code's configuration gives sessions in the
+/// project, so its texts name calls the agent can make (`mcp__anchor__odyssean_anchor`) and say
+/// when a step's server is missing. Read only for an answer that words calls, and only when a
+/// sequence calls MCP servers at all: `~/.claude.json` can be large.
+pub fn host(
+    loaded: &mut [Loaded],
+    event: &str,
+    project_dir: Option<&Path>,
+    env: &dyn Fn(&str) -> Option<String>,
+) {
+    let needs = loaded.iter().any(|l| !l.machine.server_needs().is_empty());
+    let Some(project) = project_dir.filter(|_| needs && WORDED.contains(&event)) else {
+        return;
+    };
+    let hosted = crate::hosted::read(project, env).hosted;
+    for l in loaded {
+        l.machine.set_hosted(hosted.clone());
+    }
+}

@@ -134,9 +134,19 @@ pub fn session_views(
         .map(Folder::finish)
         .collect::<Vec<_>>()
         .into_iter();
+    // Recovery and status name calls as the hook does: on the servers Claude Code's
+    // configuration gives the session's project, saying when one is missing.
+    let hosted = info
+        .cwd
+        .as_deref()
+        .filter(|_| parts.iter().any(|(m, _)| !m.server_needs().is_empty()))
+        .map(|cwd| crate::hosted::read(Path::new(cwd), &|k| std::env::var(k).ok()).hosted);
     let views: Vec<View> = parts
         .into_iter()
-        .map(|(machine, saved)| {
+        .map(|(mut machine, saved)| {
+            if let Some(h) = &hosted {
+                machine.set_hosted(h.clone());
+            }
             // One fold per snapshot missing, in order: the fallback is never taken.
             let snap = saved
                 .or_else(|| folded.next())

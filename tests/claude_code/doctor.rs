@@ -18,7 +18,6 @@ const STARLOG_FIRST: &str = r#"{
 }"#;
 
 #[test]
-#[ignore = "finding 6: waits for its fix"]
 fn doctor_names_the_server_a_sequence_needs_that_claude_code_does_not_have() {
     let Some(s) = Scenario::new() else { return };
     let run = s

@@ -73,7 +73,6 @@ fn the_anchor_walk_binds_the_agent_before_any_work() {
 }
 
 #[test]
-#[ignore = "finding 7: waits for its fix"]
 fn before_the_binding_a_refusal_names_the_anchor_as_the_model_calls_it() {
     let Some(s) = Scenario::new() else { return };
     let run = s

@@ -15,7 +15,10 @@ use syn::visit::Visit;
 const LAYERS: &[(&str, &[&str])] = &[
     ("the pure engine", &["engine"]),
     ("the store", &["store"]),
-    ("loaders and wire types", &["dialects", "protocol"]),
+    (
+        "loaders and wire types",
+        &["dialects", "protocol", "hosted"],
+    ),
     (
         "configuration and shared wording",
         &["config", "report", "theme"],

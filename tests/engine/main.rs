@@ -10,6 +10,7 @@ mod failed_calls;
 mod fold_denials;
 mod layers;
 mod lint_never_taken;
+mod mcp_servers;
 mod position_wording;
 mod props;
 mod props_bands;

@@ -14,6 +14,7 @@ mod failures;
 mod file_size;
 mod fixtures;
 mod foreign_reads;
+mod mcp_servers;
 mod odd_sessions;
 mod payload_size;
 mod reader_budget;

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::support::project as project_common;
-use project_common::{Project, seed_commands};
+use project_common::{Project, STARLOG_SERVERS, seed_commands};
 
 /// The longest lock wait a configuration may ask for is shorter than the timeout install gives
 /// the hook: a hook waiting for another's lock still answers before Claude Code gives up.
@@ -174,6 +174,7 @@ fn local_scope_and_doctor() {
         0
     );
     assert!(p.root().join(".claude/settings.local.json").exists());
+    p.provide_servers(STARLOG_SERVERS);
     let (code, out, err) = p.seed(&["doctor", "--json"]);
     assert_eq!(code, 0, "{out}{err}");
     let report: Value = serde_json::from_str(&out).unwrap();

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::support::project as project_common;
-use project_common::{Project, bin};
+use project_common::{Project, STARLOG_SERVERS, bin};
 
 fn install(p: &Project, extra: &[&str]) {
     let b = bin();
@@ -40,6 +40,7 @@ fn nothing_installed_is_a_failure() {
 #[test]
 fn a_hook_that_fails_open_is_a_failure() {
     let p = Project::new();
+    p.provide_servers(STARLOG_SERVERS);
     install(&p, &["--sequence", "starlog_initialization"]);
     assert_eq!(doctor(&p).0, 0, "installed and working");
     // A project configuration the hook cannot read: every hook answers nothing (fail-open)
@@ -70,6 +71,7 @@ fn a_hook_that_fails_open_is_a_failure() {
 #[test]
 fn every_installed_command_is_checked_for_its_own_event() {
     let p = Project::new();
+    p.provide_servers(STARLOG_SERVERS);
     install(&p, &["--sequence", "starlog_initialization"]);
     let path = p.root().join(".claude/settings.local.json");
     let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
@@ -226,6 +228,7 @@ fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 #[test]
 fn doctor_uses_the_real_state_directory_and_leaves_it_as_it_was() {
     let p = Project::new();
+    p.provide_servers(STARLOG_SERVERS);
     install(&p, &["--sequence", "starlog_initialization"]);
     let state = p.dir.path().join("state");
     std::fs::create_dir_all(state.join("sessions/real-session")).unwrap();
@@ -289,6 +292,7 @@ fn a_hook_command_that_is_not_found_reports_its_exit_code() {
 #[test]
 fn identical_failures_are_told_once_with_the_fix() {
     let p = Project::new();
+    p.provide_servers(STARLOG_SERVERS);
     let (code, _, err) = p.seed(&["install", "--local", "--sequence", "starlog_initialization"]);
     assert_eq!(code, 0, "{err}");
     let (code, report, text) = doctor(&p);
@@ -383,6 +387,15 @@ fn a_mistyped_sequence_in_the_project_configuration_names_the_one_meant() {
         "sequence = \"compound_intelligence\"\n",
     )
     .unwrap();
+    p.provide_servers(&[
+        "seed",
+        "starlog",
+        "starship",
+        "giint",
+        "waypoint",
+        "carton",
+        "heaven-subagent",
+    ]);
     let (code, report, text) = doctor(&p);
     assert_eq!(code, 0, "{report}");
     assert!(

@@ -10,3 +10,4 @@ mod files;
 mod init;
 mod leftovers;
 mod mcp;
+mod servers;

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -43,13 +44,40 @@ impl Run {
     }
 }
 
+/// Claude Code's user configuration (`~/.claude.json`) with every MCP server a built-in
+/// sequence calls, as a user who set them up has it.
+fn every_builtin_server() -> &'static str {
+    static TEXT: LazyLock<String> = LazyLock::new(|| {
+        let mut servers = serde_json::Map::new();
+        for name in seed::dialects::builtin_names() {
+            let Some(Ok(l)) = seed::dialects::builtin(&name) else {
+                continue;
+            };
+            let m = seed::engine::Machine::new(l.chart);
+            for s in m.server_needs().iter().filter_map(|n| n.server.clone()) {
+                servers.insert(s.clone(), serde_json::json!({ "command": s }));
+            }
+        }
+        serde_json::json!({ "mcpServers": servers }).to_string()
+    });
+    &TEXT
+}
+
 impl Sandbox {
+    /// With every server the built-in sequences call configured (see
+    /// [`Sandbox::without_mcp_servers`]).
     pub fn new() -> Sandbox {
         let s = Sandbox {
             dir: tempfile::tempdir().unwrap(),
         };
         std::fs::create_dir_all(s.project()).unwrap();
+        std::fs::write(s.dir.path().join(".claude.json"), every_builtin_server()).unwrap();
         s
+    }
+    /// A home whose Claude Code configuration has no MCP server.
+    pub fn without_mcp_servers(self) -> Sandbox {
+        std::fs::remove_file(self.dir.path().join(".claude.json")).unwrap();
+        self
     }
     pub fn home(&self) -> PathBuf {
         self.dir.path().join("state")

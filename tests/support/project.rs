@@ -23,6 +23,9 @@ const LEAKY: &[&str] = &[
     "XDG_STATE_HOME",
 ];
 
+/// The MCP servers `starlog_initialization` calls.
+pub const STARLOG_SERVERS: &[&str] = &["starlog", "starship"];
+
 pub struct Project {
     pub dir: tempfile::TempDir,
 }
@@ -127,6 +130,19 @@ impl Project {
         let builtin =
             Path::new(env!("CARGO_MANIFEST_DIR")).join("sequences/starlog_initialization.json");
         std::fs::copy(builtin, dir.join(format!("{name}.json"))).unwrap();
+    }
+
+    /// Claude Code's user configuration (`~/.claude.json`) with these MCP servers, as
+    /// `claude mcp add --scope user` leaves it: the servers the built-in sequences call.
+    pub fn provide_servers(&self, names: &[&str]) {
+        let servers: serde_json::Map<String, Value> = names
+            .iter()
+            .map(|n| (n.to_string(), serde_json::json!({"command": n})))
+            .collect();
+        let home = self.dir.path().join("home");
+        std::fs::create_dir_all(&home).unwrap();
+        let cfg = serde_json::json!({ "mcpServers": servers });
+        std::fs::write(home.join(".claude.json"), cfg.to_string()).unwrap();
     }
 
     /// A JSON file of the project, parsed.

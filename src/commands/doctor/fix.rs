@@ -174,7 +174,7 @@ fn words(command: &str) -> Vec<String> {
 }
 
 /// The `--sequence` a hook command passes.
-fn sequence_of(command: &str) -> Option<String> {
+pub fn sequence_of(command: &str) -> Option<String> {
     let w = words(command);
     let at = w.iter().position(|x| x == "--sequence")?;
     w.get(at + 1).cloned()

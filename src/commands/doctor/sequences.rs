@@ -11,7 +11,7 @@ use crate::commands::install::checks;
 use crate::config;
 
 /// Where the configured list comes from, and the list.
-fn configured(project: &Path) -> Option<(String, Vec<String>)> {
+pub fn configured(project: &Path) -> Option<(String, Vec<String>)> {
     let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
     let from_file = |path: PathBuf| -> Option<(String, Vec<String>)> {
         let parsed = config::read_file(&path).ok()??;

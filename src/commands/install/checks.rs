@@ -53,7 +53,8 @@ pub fn fails_closed(sequence_flag: Option<&str>, project: &Path) -> bool {
     }
 }
 
-fn load(name: &str, project: &Path) -> Result<dialects::Loaded, dialects::LoadError> {
+/// [`sequence`], the loaded sequence kept.
+pub fn load(name: &str, project: &Path) -> Result<dialects::Loaded, dialects::LoadError> {
     let state = crate::store::paths::state_dir().ok();
     let dirs = match &state {
         Some(s) => search_dirs(Some(project), s),
@@ -80,4 +81,39 @@ pub fn on_path(bin: &str) -> Result<(), String> {
     Err(format!(
         "`seed` is not on PATH, so Claude Code could not run the hooks: put it there (`cargo install --path .` in seed's checkout) or pass --bin {me}; nothing was written"
     ))
+}
+
+/// A warning (`seed: warning: …`) for each MCP server the installed sequences call that Claude
+/// Code's configuration for `project` does not provide: those steps would wait forever. The
+/// sequences are `list` (`--sequence`), else the configured ones.
+pub fn missing_servers(list: Option<&str>, project: &Path) -> Vec<String> {
+    let env = |k: &str| std::env::var(k).ok();
+    let names: Vec<String> = match list {
+        Some(l) => l.split(',').map(|s| s.trim().to_string()).collect(),
+        None => crate::config::load(
+            &[project.to_path_buf()],
+            &env,
+            &crate::config::Flags::default(),
+        )
+        .map(|c| c.sequences)
+        .unwrap_or_default(),
+    };
+    let reading = crate::hosted::read(project, &env);
+    let mut out = Vec::new();
+    for name in names.iter().filter(|n| !n.is_empty()) {
+        let Ok(loaded) = load(name, project) else {
+            continue;
+        };
+        let machine = crate::engine::Machine::new(loaded.chart);
+        for f in crate::hosted::findings(&machine, &reading) {
+            if f.provided == crate::hosted::Provided::No {
+                let fix = f.fix().map(|x| format!("; fix: {x}")).unwrap_or_default();
+                out.push(crate::report::sanitize::clean(
+                    &format!("seed: warning: sequence {name} {}{fix}", f.line()),
+                    2000,
+                ));
+            }
+        }
+    }
+    out
 }

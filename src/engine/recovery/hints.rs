@@ -149,7 +149,8 @@ impl Machine {
                 out = out.replace(&key, &shown_fact(snap.facts.get(&r.name)));
             }
         }
-        out
+        // The sequence's author wrote a tool it names on any server by its bare name.
+        self.spell_any_server(&out, snap)
     }
 }
 

@@ -30,8 +30,8 @@ impl NextStep {
     /// `tool` as the agent's calls in this session spell its server (a plugin's or not), and
     /// `${var}` in its input as the variable holds it now (`WebFetch(url="${source_url}")` is
     /// a call to one URL, the one the session was given).
-    pub(super) fn spelled_for(mut self, snap: &Snapshot) -> NextStep {
-        self.tool = tool_name::spell_seen(&self.tool, &snap.servers, &snap.plugins);
+    pub(super) fn spelled_for(mut self, m: &Machine, snap: &Snapshot) -> NextStep {
+        self.tool = tool_name::spell_seen(&self.tool, &m.seen_servers(snap), &m.seen_plugins(snap));
         if self.call.contains("${") || self.tool.contains("${") {
             let scope = interpolate::Scope {
                 vars: &snap.vars,

@@ -91,7 +91,7 @@ impl Machine {
                 .find(|s| s.transition == e.transition)
                 .cloned()
                 .or_else(|| self.describe_transition(e.transition))
-                .map(|n| n.spelled_for(snap))
+                .map(|n| n.spelled_for(self, snap))
         })
     }
 

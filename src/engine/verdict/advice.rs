@@ -166,6 +166,20 @@ pub(super) fn advice(
         // At an ending: what the ending says to do.
         _ => m.ended_in(snap).unwrap_or_default(),
     };
+    // A call to a server the configuration lacks ends in "No such tool available", which no
+    // hook hears: said here, with how to add the server.
+    let first = match (&recovery.path_to_denied, &next) {
+        (Some(path), _) if path.len() > 1 => Some(path[0].tool.as_str()),
+        (_, Some(n)) => Some(n.as_str()),
+        _ => None,
+    };
+    let next_text = match first
+        .filter(|_| !stuck)
+        .and_then(|c| m.unavailable(snap, c))
+    {
+        Some(u) => format!("{next_text} {}", u.sentence()),
+        None => next_text,
+    };
     let ahead = recovery
         .path_to_denied
         .as_ref()

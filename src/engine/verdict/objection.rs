@@ -85,7 +85,10 @@ fn denies<'a>(
             .map(|p| Objection {
                 state: sid,
                 policy,
-                rule: format!("denies {}", as_calls_seen(p, &snap.servers, &snap.plugins)),
+                rule: format!(
+                    "denies {}",
+                    as_calls_seen(p, &m.seen_servers(snap), &m.seen_plugins(snap))
+                ),
             })
     })
 }
@@ -109,7 +112,7 @@ fn excludes<'a>(
         let list: Vec<String> = policy
             .allow
             .iter()
-            .map(|p| as_calls_seen(p, &snap.servers, &snap.plugins))
+            .map(|p| as_calls_seen(p, &m.seen_servers(snap), &m.seen_plugins(snap)))
             .collect();
         Some(Objection {
             state: sid,
