@@ -202,7 +202,7 @@ impl Machine {
     }
 
     /// Every current step (outside monitor regions) was entered by the call it is named after.
-    fn step_is_call(&self, snap: &Snapshot) -> bool {
+    pub(crate) fn step_is_call(&self, snap: &Snapshot) -> bool {
         let steps: Vec<StateId> = self
             .atomic_active(snap)
             .into_iter()

@@ -18,7 +18,7 @@ use super::machine::Machine;
 use super::snapshot::Snapshot;
 use super::wording::ended_text;
 use super::wording::state_in_tier;
-use advice::advice;
+use advice::{advice, where_now};
 use enforcement::{active_mode, allow, decide, mode_for};
 
 pub use advice::current_label;
@@ -206,15 +206,15 @@ pub(crate) fn gate_with(m: &Machine, snap: &mut Snapshot, ev: &Event, advise: bo
     // A call the sequence reaches later is early, not foreign to it.
     let reason = match ahead {
         Some(n) => format!(
-            "seed: {tool} comes later in \"{}\" (after {n} more call{}; now at step \"{}\"). {next_text}",
+            "seed: {tool} comes later in \"{}\" (after {n} more call{}; {}). {next_text}",
             chart.name,
             if n == 1 { "" } else { "s" },
-            current_label(m, snap)
+            where_now(m, snap)
         ),
         None => format!(
-            "seed: {tool} is not part of \"{}\" at step \"{}\". {next_text}",
+            "seed: {tool} is not part of \"{}\" now ({}). {next_text}",
             chart.name,
-            current_label(m, snap)
+            where_now(m, snap)
         ),
     };
     let reason = reason.trim().to_string();

@@ -39,7 +39,7 @@ fn a_refused_call_names_the_next_call_and_that_call_then_succeeds() {
     assert_eq!(
         refused.text,
         "PreToolUse:Bash hook error: seed [note_first]: Bash comes later in \"note_first\" \
-         (after 1 more call; now at step \"start\"). First call Write; after that, Bash is allowed."
+         (after 1 more call; at: \"start\"). First call Write; after that, Bash is allowed."
     );
     // ...makes that call, and then the refused one runs.
     assert!(!run.result(1).is_error, "{:?}", run.result(1));

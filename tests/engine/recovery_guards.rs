@@ -140,7 +140,7 @@ fn a_later_steps_allow_list_is_where_a_tool_becomes_legal() {
     assert_eq!((v.kind, v.decision), (VerdictKind::OffPath, Decision::Deny));
     assert!(
         v.reason.starts_with(
-            "seed: Bash comes later in \"compound_intelligence\" (after 1 more call; now at step \"starship.fly\")."
+            "seed: Bash comes later in \"compound_intelligence\" (after 1 more call; last call: \"starship.fly\")."
         ) && v.reason.ends_with("; after that, Bash is allowed."),
         "{}",
         v.reason

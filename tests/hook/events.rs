@@ -52,7 +52,7 @@ fn a_session_walks_through_every_answer() {
         format!(
             "{}\n",
             json!({ "hookSpecificOutput": { "hookEventName": "PreToolUse", "permissionDecision": "deny",
-                "permissionDecisionReason": "seed [starlog_initialization]: Bash is not part of \"starlog_initialization\" at step \"start\". Next: call mcp__starlog__check." } })
+                "permissionDecisionReason": "seed [starlog_initialization]: Bash is not part of \"starlog_initialization\" now (at: \"start\"). Next: call mcp__starlog__check." } })
         )
     );
     assert!(r.stderr.is_empty());
@@ -202,7 +202,7 @@ fn advise_mode_allows_with_a_warning() {
         &[("SEED_ENFORCEMENT", "advise"), ("SEED_OFF_PATH", "deny")],
     );
     let v = r.json();
-    let w = "seed [starlog_initialization]: mcp__starship__fly comes later in \"starlog_initialization\" (after 2 more calls; now at step \"start\"). First call mcp__starlog__check, then mcp__starlog__orient; after that, mcp__starship__fly is allowed.";
+    let w = "seed [starlog_initialization]: mcp__starship__fly comes later in \"starlog_initialization\" (after 2 more calls; at: \"start\"). First call mcp__starlog__check, then mcp__starlog__orient; after that, mcp__starship__fly is allowed.";
     assert_eq!(
         v,
         json!({ "systemMessage": w, "hookSpecificOutput": { "hookEventName": "PreToolUse", "additionalContext": w } })

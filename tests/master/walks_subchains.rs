@@ -248,6 +248,7 @@ fn off_path(sequence: &str, first: &str, off: &str, way: &str) {
     let mut w = Walk::builtin(sequence);
     w.call(first);
     let (step, overall, next) = (w.step(), w.overall(), w.next_tool());
+    let at = seed::engine::wording::position_word(w.status().step_is_call);
     let v = w.call(off);
     assert_eq!(
         (v.kind, v.decision),
@@ -260,7 +261,7 @@ fn off_path(sequence: &str, first: &str, off: &str, way: &str) {
     let calls = if ahead == 1 { "call" } else { "calls" };
     assert!(
         warning.starts_with(&format!(
-            "seed: {off} comes later in \"{sequence}\" (after {ahead} more {calls}; now at step \"{step}\")."
+            "seed: {off} comes later in \"{sequence}\" (after {ahead} more {calls}; {at}: \"{step}\")."
         )) && warning.contains(&format!("First call {way}; after that, {off} is allowed.")),
         "{warning}"
     );

@@ -272,7 +272,7 @@ fn off_path_calls_are_recorded_with_a_recovery_and_never_blocked() {
         );
         assert_eq!(
             v.reason,
-            "seed: Edit is not part of \"seaam_organ_lifecycle\" at step \"Pending\". Next: call Bash(command=\"*seaam*\")."
+            "seed: Edit is not part of \"seaam_organ_lifecycle\" now (at: \"Pending\"). Next: call Bash(command=\"*seaam*\")."
         );
         w.advance(&edit)
             .expect("Pending", 10.0, Some("Bash(command=\"*seaam*\")"));

@@ -286,7 +286,7 @@ fn hope_off_path_calls_are_advised_with_a_concrete_recovery() {
     // Edit comes later in the pipeline: the warning says so, and how far.
     assert!(
         warning.starts_with(
-            "seed: Edit comes later in \"hope\" (after 4 more calls; now at step \"clarify\")."
+            "seed: Edit comes later in \"hope\" (after 4 more calls; at: \"clarify\")."
         ),
         "{warning}"
     );

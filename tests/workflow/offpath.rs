@@ -171,7 +171,7 @@ fn off_path_calls_are_denied_with_the_way_back() {
     assert_eq!(v.next.as_deref(), Some("AskUserQuestion"));
     assert!(
         v.reason
-            .contains("Bash comes later in \"hiivmind_add_source\" (after 4 more calls; now at step \"ask_source_input\")"),
+            .contains("Bash comes later in \"hiivmind_add_source\" (after 4 more calls; at: \"ask_source_input\")"),
         "{}",
         v.reason
     );

@@ -35,6 +35,14 @@ pub fn current_label(m: &Machine, snap: &Snapshot) -> String {
     }
 }
 
+/// Where the sequence is, worded as status words it (`last call: "starship.fly"` for a step named
+/// after the call that led there, `at: "start"` for any other), so a refusal never reads as if
+/// the step were the call to make next.
+pub fn where_now(m: &Machine, snap: &Snapshot) -> String {
+    let word = crate::engine::wording::position_word(m.step_is_call(snap));
+    format!("{word}: \"{}\"", current_label(m, snap))
+}
+
 /// The call as the agent made it, for messages: a skill by its name (`Skill(skill="hope:loop")`),
 /// not the `Skill` tool every skill shares.
 pub(crate) fn called(ev: &Event) -> String {
