@@ -218,7 +218,8 @@ fn walk_items(
     Ok(())
 }
 
-fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
+/// Every `.rs` file under `dir`, depth first.
+pub(crate) fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("readable directory") {
         let path = entry.expect("entry").path();
         if path.is_dir() {

@@ -5,7 +5,7 @@
 //! nor `use std::{fs, env}` can fool it. The checker is tested on planted examples first.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use syn::visit::Visit;
 
@@ -227,22 +227,11 @@ fn check_source(file: &str, module: &str, text: &str) -> Result<Vec<String>, Str
     Ok(c.findings)
 }
 
-fn engine_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("readable directory") {
-        let path = entry.expect("entry").path();
-        if path.is_dir() {
-            engine_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
 #[test]
 fn the_engine_reaches_no_io_clock_env_terminal_thread_or_host() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
-    engine_files(&root.join("engine"), &mut files);
+    crate::layers::rs_files(&root.join("engine"), &mut files);
     files.sort();
     assert!(files.len() >= 10, "found {} engine files", files.len());
     let mut findings = Vec::new();
