@@ -96,7 +96,7 @@ fn count_parts(m: &Model, narrow: bool) -> Vec<(String, Option<Role>)> {
     out
 }
 
-/// Longest project path the header shows; a longer one keeps its end (`…/work/app`).
+/// Longest project path the header shows; a longer one keeps its end (`…/projects/app`).
 const PROJECT_CHARS: usize = 32;
 
 /// Where and since when: the session's project and its age (`started 2 h ago` live; the time

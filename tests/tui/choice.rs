@@ -37,14 +37,17 @@ fn options(state: &Path, project: &str, session: Option<&str>) -> Options {
 fn the_dashboard_follows_this_projects_session_and_says_when_another_is_shown() {
     let t = tempfile::tempdir().unwrap();
     let s = t.path();
-    write(s, "mine", "/work/app");
-    write(s, "theirs", "/work/other");
+    write(s, "mine", "/home/dev/projects/app");
+    write(s, "theirs", "/home/dev/projects/other");
 
-    let here = options(s, "/work/app", None);
+    let here = options(s, "/home/dev/projects/app", None);
     let chosen = start::choose(&here, None).unwrap().unwrap();
     assert_eq!(chosen.id, "mine", "the newer session is another project's");
     let target = start::target(&here, Some(&chosen));
-    assert_eq!(target.info.project.as_deref(), Some("/work/app"));
+    assert_eq!(
+        target.info.project.as_deref(),
+        Some("/home/dev/projects/app")
+    );
     assert_eq!(
         target.info.started,
         seed::tui::model::parse_ts("2026-01-15T14:02:00Z")
@@ -52,26 +55,28 @@ fn the_dashboard_follows_this_projects_session_and_says_when_another_is_shown() 
     assert!(target.notices.is_empty(), "{:?}", target.notices);
 
     // Named from elsewhere: shown, and said to be elsewhere.
-    let named = options(s, "/work/app", Some("theirs"));
+    let named = options(s, "/home/dev/projects/app", Some("theirs"));
     assert!(start::check(&named).is_ok());
     let listed = start::choose(&named, None).unwrap().unwrap();
     let target = start::target(&named, Some(&listed));
     assert_eq!(
         target.notices,
-        ["this session ran in /work/other, not in this directory (/work/app)"]
+        [
+            "this session ran in /home/dev/projects/other, not in this directory (/home/dev/projects/app)"
+        ]
     );
 
     // A project no session ran in waits for one, and says which one there is.
-    let new = options(s, "/work/new", None);
+    let new = options(s, "/home/dev/projects/new", None);
     assert!(start::choose(&new, None).unwrap().is_none());
     assert_eq!(
         start::waiting_notice(&new).as_deref(),
         Some(
-            "waiting for a session in /work/new; the newest, theirs, ran in /work/other (s: sessions)"
+            "waiting for a session in /home/dev/projects/new; the newest, theirs, ran in /home/dev/projects/other (s: sessions)"
         )
     );
 
     // A session that does not exist is refused before the terminal is taken.
-    let e = start::check(&options(s, "/work/app", Some("nope"))).unwrap_err();
+    let e = start::check(&options(s, "/home/dev/projects/app", Some("nope"))).unwrap_err();
     assert!(e.starts_with("no session `nope` in "), "{e}");
 }
