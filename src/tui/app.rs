@@ -18,6 +18,7 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use super::feed::{self, Feed, Tagged};
 use super::model::Model;
+use super::settings;
 use super::start::{self, Options, Target};
 use super::theme::{Theme, no_color_env};
 use super::update::{Effect, Msg, update};
@@ -32,6 +33,7 @@ struct TermGuard;
 
 impl Drop for TermGuard {
     fn drop(&mut self) {
+        let _ = crossterm::execute!(io::stdout(), crossterm::event::DisableMouseCapture);
         ratatui::restore();
         let _ = crossterm::execute!(io::stdout(), crossterm::cursor::Show);
     }
@@ -40,9 +42,23 @@ impl Drop for TermGuard {
 pub fn run(opts: Options) -> Result<()> {
     // Before the terminal is taken, so ratatui's panic hook restores it before the report.
     color_eyre::install()?;
-    let theme_name = opts.theme.clone().unwrap_or_else(|| "default".into());
-    let theme = Theme::select(&theme_name, opts.user_dir.as_deref(), no_color_env())
-        .map_err(|e| color_eyre::eyre::eyre!("{e}"))?;
+    let (remembered, mut warning) = settings::load(&settings::path(&opts.state));
+    let theme = match (&opts.theme, &remembered.theme) {
+        // A theme remembered from an earlier run that no longer loads: the default, said once.
+        (None, Some(name)) => Theme::select(name, opts.user_dir.as_deref(), no_color_env())
+            .or_else(|e| {
+                warning = Some(format!(
+                    "remembered theme not loaded ({e}); using the default"
+                ));
+                Theme::select("default", opts.user_dir.as_deref(), no_color_env())
+            }),
+        (name, _) => Theme::select(
+            name.as_deref().unwrap_or("default"),
+            opts.user_dir.as_deref(),
+            no_color_env(),
+        ),
+    }
+    .map_err(|e| color_eyre::eyre::eyre!("{e}"))?;
     // A replay is loaded before the terminal is taken, so a bad source is a plain error.
     let (target, replay) = match &opts.replay {
         Some(source) => {
@@ -65,7 +81,13 @@ pub fn run(opts: Options) -> Result<()> {
         .build()?;
     let terminal = ratatui::try_init().wrap_err("cannot set up the terminal")?;
     let _guard = TermGuard;
-    rt.block_on(Shell::new(opts, theme, terminal, target, replay)?.run())
+    let mut shell = Shell::new(opts, theme, terminal, target, replay)?;
+    settings::apply(&remembered, &mut shell.model);
+    if let Some(w) = warning {
+        shell.model.notice = Some(w);
+    }
+    shell.perform(Effect::SetMouse(shell.model.mouse))?;
+    rt.block_on(shell.run())
 }
 
 struct Shell {
@@ -85,6 +107,8 @@ struct Shell {
     dirty: bool,
     last_draw: Instant,
     shots: u32,
+    /// The log followed, for a call's detail.
+    log: Option<std::path::PathBuf>,
 }
 
 impl Shell {
@@ -111,6 +135,7 @@ impl Shell {
             dirty: true,
             last_draw: Instant::now() - FRAME,
             shots: 0,
+            log: None,
         };
         match replay {
             Some(records) => shell.replay(target, records),
@@ -142,6 +167,9 @@ impl Shell {
         m.follow_latest = self.opts.session.is_none();
         m.focus = self.model.focus;
         m.chart_view = self.model.chart_view;
+        m.zoom = self.model.zoom;
+        m.mouse = self.model.mouse;
+        self.log = target.log.clone();
         m.notice = (!target.notices.is_empty()).then(|| target.notices.join("; "));
         if let Some(a) = agent {
             m.filter.text = a;
@@ -237,6 +265,7 @@ impl Shell {
         match ev {
             Event::Key(k) => self.apply(Msg::Key(k)),
             Event::Resize(w, h) => self.apply(Msg::Resize(w, h)),
+            Event::Mouse(e) => self.apply(Msg::Mouse(e)),
             // Focus and paste change nothing on screen.
             _ => Ok(()),
         }
@@ -300,8 +329,51 @@ impl Shell {
                 let list = start::session_entries(&self.opts.state);
                 update(&mut self.model, Msg::Sessions(list));
             }
+            Effect::ReadCall {
+                title,
+                from,
+                pre,
+                post,
+            } => self.read_call(title, from, pre, post),
+            Effect::Copy(text) => {
+                let mut out = io::stdout();
+                out.write_all(super::copy::osc52(&text).as_bytes())?;
+                out.flush()?;
+            }
+            Effect::SetMouse(on) => match on {
+                true => crossterm::execute!(io::stdout(), crossterm::event::EnableMouseCapture)?,
+                false => crossterm::execute!(io::stdout(), crossterm::event::DisableMouseCapture)?,
+            },
+            Effect::SaveSettings => {
+                let file = settings::path(&self.opts.state);
+                if let Err(e) = settings::save(&file, &settings::of(&self.model)) {
+                    self.model.notice = Some(format!("cannot remember the settings: {e}"));
+                }
+            }
         }
         Ok(())
+    }
+
+    /// Read a call's records off the UI thread; they come back as `Msg::CallRead`.
+    fn read_call(
+        &self,
+        title: String,
+        from: (usize, u64),
+        pre: Option<usize>,
+        post: Option<usize>,
+    ) {
+        let Some(log) = self.log.clone() else { return };
+        let (tx, generation) = (self.tx.clone(), self.generation);
+        tokio::task::spawn_blocking(move || {
+            let wanted: Vec<usize> = pre.into_iter().chain(post).collect();
+            let mut found = feed::read_records(&log, from, &wanted);
+            let mut take = |i: Option<usize>| {
+                let at = found.iter().position(|(n, _)| Some(*n) == i)?;
+                Some(Box::new(found.swap_remove(at).1))
+            };
+            let (pre, post) = (take(pre), take(post));
+            let _ = tx.send((generation, Msg::CallRead { title, pre, post }));
+        });
     }
 
     fn draw(&mut self) -> Result<()> {

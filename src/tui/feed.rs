@@ -377,3 +377,46 @@ pub fn pick_latest<'a>(
         None => list.first(),
     }
 }
+
+/// Records numbered `wanted` (ascending or not), read from the log starting at the record
+/// numbered `from.0`, which begins at byte `from.1`: records are counted as the feed counts
+/// them (blank, malformed and overlong lines are not records). For a call's detail.
+pub fn read_records(
+    log: &std::path::Path,
+    from: (usize, u64),
+    wanted: &[usize],
+) -> Vec<(usize, crate::store::record::Record)> {
+    let Some(&last) = wanted.iter().max() else {
+        return Vec::new();
+    };
+    let mut t = Tailer::from_offset(log, from.1).with_limits(TailLimits {
+        poll_budget: POLL_BYTES,
+        ..TailLimits::default()
+    });
+    let mut index = from.0;
+    let mut out = Vec::new();
+    loop {
+        let events = t.poll();
+        if events.is_empty() {
+            return out;
+        }
+        for ev in events {
+            let TailEvent::Line { bytes, .. } = ev else {
+                continue;
+            };
+            if bytes.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let Ok(record) = parse_record_line(&bytes) else {
+                continue;
+            };
+            if wanted.contains(&index) {
+                out.push((index, record));
+            }
+            if index >= last {
+                return out;
+            }
+            index += 1;
+        }
+    }
+}

@@ -39,7 +39,7 @@
 use ratatui::layout::{Constraint, Layout, Rect};
 
 use super::common::Chrome;
-use super::model::{ChartView, Model};
+use super::model::{ChartView, Focus, Model};
 use super::{deep_state, progress, recovery, statechart, tools};
 
 pub const NARROW: u16 = 80;
@@ -118,6 +118,10 @@ pub fn compute(area: Rect, m: &Model) -> Regions {
         footer: (footer.height > 0).then_some(footer),
         ..Regions::default()
     };
+    if m.zoom {
+        zoomed(&mut r, body, m);
+        return r;
+    }
     let c = chrome(area);
     let f = c.rows();
     let inner_w = |w: u16| w.saturating_sub(if c == Chrome::Boxed { 2 } else { 0 });
@@ -263,6 +267,19 @@ pub fn compute(area: Rect, m: &Model) -> Regions {
         r.timeline = Some(right);
     }
     r
+}
+
+/// `z`: the focused region takes the whole body (the header and footer stay).
+fn zoomed(r: &mut Regions, body: Rect, m: &Model) {
+    let slot = match (m.focus, m.chart_view) {
+        (Focus::Statechart, ChartView::Outline) => &mut r.statechart,
+        (Focus::Statechart, ChartView::Graph) => &mut r.graph,
+        (Focus::Tools, _) => &mut r.tools,
+        (Focus::Timeline, _) => &mut r.timeline,
+        (Focus::Recovery, _) => &mut r.recovery,
+        (Focus::Deep, _) => &mut r.deep,
+    };
+    *slot = Some(body);
 }
 
 /// The left column of the wide layout.

@@ -6,7 +6,9 @@ pub mod app;
 mod ascii;
 pub mod classify;
 pub mod common;
+pub mod copy;
 pub mod deep_state;
+pub mod detail;
 pub mod feed;
 pub mod filter;
 pub mod fold;
@@ -26,7 +28,9 @@ pub mod replay;
 pub mod rows;
 pub mod sanitize;
 pub mod scrubber;
+pub mod select;
 pub mod sessions;
+pub mod settings;
 pub mod start;
 pub mod statechart;
 pub mod text;
@@ -87,6 +91,7 @@ pub fn render_buffer(area: Rect, buf: &mut Buffer, m: &Model, theme: &Theme) {
     match m.overlay {
         Overlay::Help => help::render(m, theme, area, buf),
         Overlay::Sessions { .. } => sessions::render(m, theme, area, buf),
+        Overlay::Detail => detail::render(m, theme, area, buf),
         Overlay::None => {}
     }
     if theme.symbols.bar_full.is_ascii() {

@@ -80,7 +80,11 @@ impl Focus {
 pub enum Overlay {
     None,
     Help,
-    Sessions { selected: usize },
+    Sessions {
+        selected: usize,
+    },
+    /// One call whole (`Enter` on a timeline row): its text is in [`Model::detail`].
+    Detail,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,6 +103,8 @@ pub struct Scroll {
     pub deep: usize,
     /// The `?` screen.
     pub help: usize,
+    /// A call's detail (`Enter` on a timeline row).
+    pub detail: usize,
 }
 
 /// What the views show, computed from a fold once per batch (never per frame).
@@ -152,6 +158,15 @@ pub struct Model {
     pub filter: Filter,
     pub scroll: Scroll,
     pub chart_view: ChartView,
+    /// The focused region fills the screen (`z`).
+    pub zoom: bool,
+    /// The terminal reports the mouse (`m` turns it off, so the terminal selects text).
+    pub mouse: bool,
+    /// The timeline row picked with the arrows or a click (an index into `rows`); `None`
+    /// follows the newest.
+    pub picked: Option<usize>,
+    /// The call `Enter` opened, as the detail view shows it.
+    pub detail: Option<super::detail::Detail>,
     pub theme: String,
     pub themes: Vec<String>,
     /// Unix ms, injected by `Msg::Tick`; views never read the clock.
@@ -204,6 +219,10 @@ impl Model {
             filter: Filter::default(),
             scroll: Scroll::default(),
             chart_view: ChartView::Outline,
+            zoom: false,
+            mouse: true,
+            picked: None,
+            detail: None,
             theme: theme.to_string(),
             themes: vec![theme.to_string()],
             now: None,

@@ -190,18 +190,26 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Ch
         true => m.filter.matches.partition_point(|&i| (i as usize) < first),
         false => first,
     };
-    let lines: Vec<Line<'static>> = rows
+    let mut lines: Vec<Line<'static>> = rows
         .iter()
         .filter_map(|&i| m.rows.get(i))
         .map(|r| row_line(&m.rows, r, k, inner.width as usize, m, theme))
         .collect();
+    // The picked row is marked in the column after the time, and highlighted.
+    let picked = m.picked.and_then(|p| rows.iter().position(|&i| i == p));
+    if let Some(span) = picked
+        .and_then(|i| lines.get_mut(i))
+        .and_then(|l| l.spans.get_mut(1))
+    {
+        *span = Span::styled(g.arrow, theme.style(Role::Selection));
+    }
     let p = Pane {
         title,
         focused,
         above,
         below: total.saturating_sub(above + lines.len()),
         rows: lines,
-        highlight: None,
+        highlight: picked.map(|i| (i, Role::Selection)),
     };
     pane::draw(p, area, buf, theme, chrome);
 }

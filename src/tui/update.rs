@@ -3,9 +3,13 @@
 
 use std::time::Duration;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent};
 
 use crate::engine::Facts;
+use crate::store::record::Record;
+
+use super::detail::Detail;
+use super::select;
 
 use super::fold::{Deep, Seq};
 use super::keys::{self, Action};
@@ -47,6 +51,13 @@ pub enum Msg {
     /// Replay playback: the delay [`super::replay::next_delay`] asked for has passed; show the
     /// next record.
     PlayStep,
+    Mouse(MouseEvent),
+    /// The records of the call `Effect::ReadCall` asked for (`None`: not in the log).
+    CallRead {
+        title: String,
+        pre: Option<Box<Record>>,
+        post: Option<Box<Record>>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,6 +76,20 @@ pub enum Effect {
     SetTick(Option<Duration>),
     /// Refresh the session list.
     ListSessions,
+    /// Read a call's records from the log: reading starts at the record numbered `from.0`, at
+    /// byte `from.1`; `pre` and `post` are the record numbers wanted.
+    ReadCall {
+        title: String,
+        from: (usize, u64),
+        pre: Option<usize>,
+        post: Option<usize>,
+    },
+    /// Put text on the clipboard (OSC 52).
+    Copy(String),
+    /// Have the terminal report the mouse, or not.
+    SetMouse(bool),
+    /// Write the settings remembered between runs (theme, layout, mouse).
+    SaveSettings,
 }
 
 pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
@@ -116,6 +141,12 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::Notice(text) => m.notice = Some(text),
         Msg::PlayStep => m.play_step(),
+        Msg::Mouse(e) => return mouse(m, e),
+        Msg::CallRead { title, pre, post } => {
+            if m.overlay == Overlay::Detail {
+                m.detail = Some(Detail::of(&title, pre.as_deref(), post.as_deref()));
+            }
+        }
     }
     Vec::new()
 }
@@ -136,13 +167,19 @@ fn key(m: &mut Model, k: KeyEvent) -> Vec<Effect> {
     let action = keys::lookup_in(m.replay.is_some(), k.code, k.modifiers);
     match m.overlay.clone() {
         Overlay::Help => return help_key(m, action),
+        Overlay::Detail => return detail_key(m, action),
         Overlay::Sessions { selected } => return sessions_key(m, k, action, selected),
         Overlay::None => {}
     }
-    let Some(action) = action else {
-        return Vec::new();
-    };
-    let page = (m.size.1 / 2).max(1) as usize;
+    match action {
+        Some(action) => act(m, action),
+        None => Vec::new(),
+    }
+}
+
+/// What a key's action does on the dashboard (no popup open).
+fn act(m: &mut Model, action: Action) -> Vec<Effect> {
+    let page = (m.size.1 / 2).max(1) as i64;
     match action {
         Action::Quit => {
             m.quit = true;
@@ -155,27 +192,15 @@ fn key(m: &mut Model, k: KeyEvent) -> Vec<Effect> {
             m.filter.editing = true;
             m.focus = Focus::Timeline;
         }
-        Action::CycleTheme => {
-            if let Some(name) = next_theme(&m.theme, &m.themes) {
-                m.theme = name.clone();
-                m.flash = Some(format!("theme {name} (t: the next one)"));
-                return vec![Effect::SetTheme(name)];
-            }
-        }
-        Action::Sessions => {
-            let selected = session_order(&m.sessions)
-                .iter()
-                .position(|(_, i)| m.sessions[*i].id == m.session.id && !m.sessions[*i].agent)
-                .unwrap_or(0);
-            m.overlay = Overlay::Sessions { selected };
-            return vec![Effect::ListSessions];
-        }
+        Action::CycleTheme => return cycle_theme(m),
+        Action::Sessions => return open_sessions(m),
         Action::ToggleGraph => {
             m.chart_view = match m.chart_view {
                 ChartView::Outline => ChartView::Graph,
                 ChartView::Graph => ChartView::Outline,
             };
             m.focus = Focus::Statechart;
+            return vec![Effect::SaveSettings];
         }
         Action::NextSequence => {
             if !m.seqs.is_empty() {
@@ -185,17 +210,23 @@ fn key(m: &mut Model, k: KeyEvent) -> Vec<Effect> {
         }
         Action::Up => scroll(m, -1),
         Action::Down => scroll(m, 1),
-        Action::PageUp => scroll(m, -(page as i64)),
-        Action::PageDown => scroll(m, page as i64),
+        Action::PageUp => scroll(m, -page),
+        Action::PageDown => scroll(m, page),
         Action::Top => scroll(m, i64::MIN / 2),
         Action::Bottom => scroll(m, i64::MAX / 2),
         Action::Screenshot => return vec![Effect::WriteScreenshot],
-        Action::Close => {
-            m.notice = None;
-            if m.filter.active() {
-                m.filter.text.clear();
-                m.filter.reset(&m.rows);
-            }
+        Action::Close => close(m),
+        Action::Zoom => return zoom(m),
+        Action::Open => return open(m),
+        Action::CopyNext => return copy(m, super::copy::next_call(m), "the next call"),
+        Action::CopyReason => return copy(m, super::copy::last_reason(m), "the refusal's reason"),
+        Action::ToggleMouse => {
+            m.mouse = !m.mouse;
+            m.flash = Some(match m.mouse {
+                true => "mouse on: click focuses, the wheel scrolls (m: off)".into(),
+                false => "mouse off: the terminal selects text (m: on)".into(),
+            });
+            return vec![Effect::SetMouse(m.mouse), Effect::SaveSettings];
         }
         Action::PlayPause
         | Action::Faster
@@ -208,6 +239,143 @@ fn key(m: &mut Model, k: KeyEvent) -> Vec<Effect> {
         | Action::PrevDenial
         | Action::NextChange
         | Action::PrevChange => m.replay_key(action),
+    }
+    Vec::new()
+}
+
+fn cycle_theme(m: &mut Model) -> Vec<Effect> {
+    let Some(name) = next_theme(&m.theme, &m.themes) else {
+        return Vec::new();
+    };
+    m.theme = name.clone();
+    m.flash = Some(format!("theme {name} (t: the next one)"));
+    vec![Effect::SetTheme(name), Effect::SaveSettings]
+}
+
+fn open_sessions(m: &mut Model) -> Vec<Effect> {
+    let selected = session_order(&m.sessions)
+        .iter()
+        .position(|(_, i)| m.sessions[*i].id == m.session.id && !m.sessions[*i].agent)
+        .unwrap_or(0);
+    m.overlay = Overlay::Sessions { selected };
+    vec![Effect::ListSessions]
+}
+
+/// `Esc`: the notice goes, then a zoom, the pick and the filter.
+fn close(m: &mut Model) {
+    m.notice = None;
+    if m.zoom {
+        m.zoom = false;
+    } else if m.picked.is_some() {
+        select::unpick(m);
+    } else if m.filter.active() {
+        m.filter.text.clear();
+        m.filter.reset(&m.rows);
+        select::unpick(m);
+    }
+}
+
+fn zoom(m: &mut Model) -> Vec<Effect> {
+    m.zoom = !m.zoom;
+    if m.zoom {
+        m.flash = Some("zoomed: z or Esc goes back".into());
+    }
+    vec![Effect::SaveSettings]
+}
+
+/// `Enter`: the picked timeline row whole (the newest when none is picked).
+fn open(m: &mut Model) -> Vec<Effect> {
+    if m.focus != Focus::Timeline {
+        return Vec::new();
+    }
+    if m.picked.is_none() {
+        select::move_by(m, -1);
+    }
+    let Some(row) = m.picked.and_then(|i| m.rows.get(i).copied()) else {
+        return Vec::new();
+    };
+    let title = m.rows.name(&row).to_string();
+    // A row with no gate record is its own completion; a call completes only once the cursor
+    // has passed its completing record.
+    let own = row.post == row.index;
+    let pre = (!own).then_some(row.index as usize);
+    let post = (row.post != super::rows::NONE && (row.post as usize) < m.at())
+        .then_some(row.post as usize);
+    m.overlay = Overlay::Detail;
+    m.scroll.detail = 0;
+    if let Some(rp) = &m.replay {
+        let rec = |i: Option<usize>| i.and_then(|i| rp.records.get(i));
+        m.detail = Some(Detail::of(&title, rec(pre), rec(post)));
+        return Vec::new();
+    }
+    m.detail = Some(Detail::loading(&title));
+    let first = row.index as usize;
+    let every = m.checkpoints.every.max(1);
+    let offset = m.marks.get(first / every).copied().unwrap_or(0);
+    vec![Effect::ReadCall {
+        title,
+        from: ((first / every) * every, offset),
+        pre,
+        post,
+    }]
+}
+
+fn copy(m: &mut Model, text: Option<String>, what: &str) -> Vec<Effect> {
+    let text = match (&m.overlay, &m.detail) {
+        (Overlay::Detail, Some(d)) => d.reason.clone().or(text),
+        _ => text,
+    };
+    match text {
+        Some(t) => {
+            m.flash = Some(format!("copied {what}: {}", super::sanitize::clean(&t, 60)));
+            vec![Effect::Copy(t)]
+        }
+        None => {
+            m.flash = Some(format!(
+                "nothing to copy: no {}",
+                what.trim_start_matches("the ")
+            ));
+            Vec::new()
+        }
+    }
+}
+
+/// In a call's detail the scrolling keys scroll it, `y` copies its reason, `q` quits and any
+/// other key closes it.
+fn detail_key(m: &mut Model, action: Option<Action>) -> Vec<Effect> {
+    let max = super::detail::max_scroll(m, m.size) as i64;
+    let page = (m.size.1 / 2).max(1) as i64;
+    let by = match action {
+        Some(Action::Up) => -1,
+        Some(Action::Down) => 1,
+        Some(Action::PageUp) => -page,
+        Some(Action::PageDown) => page,
+        Some(Action::Top) => -max,
+        Some(Action::Bottom) => max,
+        Some(Action::CopyNext | Action::CopyReason) => {
+            return copy(m, None, "the call's reason");
+        }
+        Some(Action::Quit) => {
+            m.quit = true;
+            return vec![Effect::Quit];
+        }
+        _ => {
+            m.overlay = Overlay::None;
+            m.detail = None;
+            return Vec::new();
+        }
+    };
+    m.scroll.detail = (m.scroll.detail as i64 + by).clamp(0, max) as usize;
+    Vec::new()
+}
+
+/// The mouse, when the dashboard has it: on the dashboard only (a popup ignores it).
+fn mouse(m: &mut Model, e: MouseEvent) -> Vec<Effect> {
+    if !m.mouse || m.overlay != Overlay::None {
+        return Vec::new();
+    }
+    if let Some(by) = select::mouse(m, e) {
+        scroll(m, by);
     }
     Vec::new()
 }
@@ -246,14 +414,12 @@ fn scroll(m: &mut Model, by: i64) {
         Focus::Recovery => &mut s.recovery,
         Focus::Deep => &mut s.deep,
         Focus::Timeline => {
-            // Rows up from the newest; the view clamps the top.
-            let limit = if m.filter.active() {
-                m.filter.matches.len()
+            // The arrows move the pick; End follows the newest again.
+            if by >= i64::MAX / 2 {
+                select::unpick(m);
             } else {
-                m.rows.len()
-            };
-            let v = s.timeline as i64 - by;
-            s.timeline = v.clamp(0, limit as i64) as usize;
+                select::move_by(m, by);
+            }
             return;
         }
     };

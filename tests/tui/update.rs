@@ -122,15 +122,15 @@ fn t_cycles_themes() {
     let mut m = model_with(&[]);
     assert_eq!(
         update(&mut m, key('t')),
-        vec![Effect::SetTheme("light".into())]
+        vec![Effect::SetTheme("light".into()), Effect::SaveSettings]
     );
     assert_eq!(
         update(&mut m, key('t')),
-        vec![Effect::SetTheme("ascii".into())]
+        vec![Effect::SetTheme("ascii".into()), Effect::SaveSettings]
     );
     assert_eq!(
         update(&mut m, key('t')),
-        vec![Effect::SetTheme("default".into())]
+        vec![Effect::SetTheme("default".into()), Effect::SaveSettings]
     );
     assert_eq!(m.theme, "default");
 }
@@ -237,16 +237,25 @@ fn g_swaps_the_statechart_view_and_o_the_sequence() {
 }
 
 #[test]
-fn timeline_scrolls_and_end_follows_again() {
+fn timeline_arrows_pick_rows_and_end_follows_again() {
     let mut m = model_with(&records());
     m.focus = Focus::Timeline;
+    let n = m.rows.len();
+    assert_eq!(m.picked, None, "following the newest, nothing picked");
     update(&mut m, code(KeyCode::Up));
+    assert_eq!(m.picked, Some(n - 1), "the first ↑ picks the newest row");
     update(&mut m, code(KeyCode::Up));
-    assert_eq!(m.scroll.timeline, 2);
+    assert_eq!(m.picked, Some(n - 2));
     update(&mut m, code(KeyCode::Home));
-    assert_eq!(m.scroll.timeline, m.rows.len());
+    assert_eq!(m.picked, Some(0), "Home picks the oldest");
+    let shown = seed::tui::timeline::window(&m, seed::tui::select::timeline_rows(&m));
+    assert!(shown.contains(&0), "the picked row is on screen: {shown:?}");
     update(&mut m, code(KeyCode::End));
-    assert_eq!(m.scroll.timeline, 0);
+    assert_eq!(
+        (m.picked, m.scroll.timeline),
+        (None, 0),
+        "End follows again"
+    );
 }
 
 #[test]
