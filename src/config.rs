@@ -7,6 +7,7 @@
 //! hook interface promises: a flag, else the project's file, else `SEED_SEQUENCE`, else the
 //! user's file.
 
+pub mod fail;
 mod file;
 pub mod guarded;
 mod trust;
@@ -19,6 +20,7 @@ use serde::Deserialize;
 
 use crate::engine::Chart;
 use crate::engine::ir::{FailMode, OffPathPolicy};
+use fail::FailSources;
 
 pub use file::{FileConfig, OneOrMany, Override, Parsed, StopConfig, parse_file};
 pub use guarded::MAX_LOCK_WAIT;
@@ -173,40 +175,43 @@ fn split_list(v: &str) -> Vec<String> {
         .collect()
 }
 
-/// Load every layer. `start_dirs` are searched in order for a `.seed.toml`.
-pub fn load(
+/// The two files, each `None` when absent.
+struct Files {
+    user_path: Option<PathBuf>,
+    user: Option<Parsed>,
+    project_path: Option<PathBuf>,
+    project: Option<Parsed>,
+}
+
+/// Both files are read before either error counts, so a broken user file and a broken project
+/// file fail by the one rule (`fail`), a broken file's `fail` line read when it can be.
+fn read_files(
     start_dirs: &[PathBuf],
     env: &dyn Fn(&str) -> Option<String>,
     flags: &Flags,
-) -> Result<Config, ConfigError> {
-    let var = |k: &str| env(k).filter(|v| !v.trim().is_empty());
-    // A fail mode from a flag or SEED_FAIL beats one salvaged from a broken file.
-    let forced_fail = match (&flags.fail, var("SEED_FAIL")) {
-        (Some(v), _) => parse_enum("--fail", v).ok(),
-        (None, Some(v)) => parse_enum("SEED_FAIL", &v).ok(),
-        (None, None) => None,
+) -> Result<Files, ConfigError> {
+    let read = |path: &Option<PathBuf>| {
+        path.as_deref()
+            .map(read_file)
+            .transpose()
+            .map(Option::flatten)
     };
-    // Both files are read before either error counts, so a broken user file and a broken
-    // project file fail by one rule, the usual precedence: a flag or SEED_FAIL, else the
-    // project file's `fail`, else the user file's, read from a broken file when its line can be.
     let user_path = user_config_path(env);
-    let user = user_path
-        .as_deref()
-        .map(read_file)
-        .transpose()
-        .map(Option::flatten);
+    let user = read(&user_path);
     let project_path = start_dirs.iter().find_map(|d| find_project_file(d));
-    let project = project_path
-        .as_deref()
-        .map(read_file)
-        .transpose()
-        .map(Option::flatten);
+    let project = read(&project_path);
     if user.is_err() || project.is_err() {
         let fail_of = |r: &Result<Option<Parsed>, ConfigError>| match r {
             Ok(p) => p.as_ref().and_then(|p| p.config.fail),
             Err(e) => e.fail,
         };
-        let fail = forced_fail.or(fail_of(&project)).or(fail_of(&user));
+        let seed_fail = env("SEED_FAIL").filter(|v| !v.trim().is_empty());
+        let fail = FailSources {
+            project: fail_of(&project),
+            user: fail_of(&user),
+            ..FailSources::early(flags.fail.as_deref(), seed_fail.as_deref())
+        }
+        .configured();
         let message = [user.err(), project.err()]
             .into_iter()
             .flatten()
@@ -215,46 +220,71 @@ pub fn load(
             .join("; ");
         return Err(ConfigError { message, fail });
     }
-    let (user, project) = (user?, project?);
-    let mut files = Vec::new();
-    if user.is_some() {
-        files.extend(user_path.clone());
-    }
-    if project.is_some() {
-        files.extend(project_path.clone());
-    }
-    let mut warnings: Vec<String> = [&user, &project]
-        .into_iter()
-        .flatten()
-        .filter_map(|p| p.warning.clone())
-        .collect();
-    // Neither is left to a project's file alone: see `guarded`.
-    let emit_allow = guarded::emit_allow(
-        var("SEED_EMIT_ALLOW").as_deref(),
-        read_pair(&user_path, &user),
-        read_pair(&project_path, &project),
-        &mut warnings,
-    );
-    let lock_wait = guarded::lock_wait(
-        read_pair(&user_path, &user),
-        read_pair(&project_path, &project),
-        crate::store::log::LOCK_WAIT,
-        &mut warnings,
-    );
-    let hook_budget = guarded::hook_budget(
-        var("SEED_HOOK_BUDGET_MS").as_deref(),
-        read_pair(&user_path, &user),
-        read_pair(&project_path, &project),
-        guarded::DEFAULT_HOOK_BUDGET,
-        guarded::MAX_HOOK_BUDGET,
-        &mut warnings,
-    )?;
-    let user = user.map(|p| p.config).unwrap_or_default();
-    let project = project.map(|p| p.config).unwrap_or_default();
+    Ok(Files {
+        user_path,
+        user: user?,
+        project_path,
+        project: project?,
+    })
+}
 
+/// The variables' and flags' layers, and the fail mode by the one rule.
+struct Above {
+    env: Override,
+    flags: Override,
+    fail: Option<FailMode>,
+}
+
+fn above(
+    var: &dyn Fn(&str) -> Option<String>,
+    flags: &Flags,
+    project: &FileConfig,
+    user: &FileConfig,
+) -> Result<Above, ConfigError> {
+    let mut env = Override::default();
+    if let Some(v) = var("SEED_ENFORCEMENT") {
+        env.enforcement = Some(parse_enum("SEED_ENFORCEMENT", &v)?);
+    }
+    if let Some(v) = var("SEED_OFF_PATH") {
+        env.off_path = Some(parse_enum::<OffPathPolicy>("SEED_OFF_PATH", &v)?);
+    }
+    let env_fail = var("SEED_FAIL")
+        .map(|v| parse_enum("SEED_FAIL", &v))
+        .transpose()?;
+    let mut flag_layer = Override::default();
+    if let Some(v) = &flags.enforcement {
+        flag_layer.enforcement = Some(parse_enum("--enforcement", v)?);
+    }
+    let flag_fail = flags
+        .fail
+        .as_deref()
+        .map(|v| parse_enum("--fail", v))
+        .transpose()?;
+    let fail = FailSources {
+        flag: flag_fail,
+        env: env_fail,
+        project: project.fail,
+        user: user.fail,
+        sequences: None,
+    }
+    .configured();
+    Ok(Above {
+        env,
+        flags: flag_layer,
+        fail,
+    })
+}
+
+/// The sequences to step: `--sequence`, else the project's, else `SEED_SEQUENCE`, else the
+/// user's. A list given explicitly that names nothing (`--sequence=`, `SEED_SEQUENCE=" , "`)
+/// is a mistake, not a way to turn enforcement off: its name is returned as the error.
+fn sequences(
+    var: &dyn Fn(&str) -> Option<String>,
+    flags: &Flags,
+    project: &FileConfig,
+    user: &FileConfig,
+) -> (Vec<String>, Option<&'static str>) {
     let env_seq = var("SEED_SEQUENCE").map(|v| split_list(&v));
-    // A list given explicitly that names nothing (`--sequence=`, `SEED_SEQUENCE=" , "`) is a
-    // mistake, not a way to turn enforcement off: it fails like a broken file.
     let empty = match (&flags.sequence, &env_seq) {
         (Some(v), _) if split_list(v).is_empty() => Some("--sequence"),
         (None, Some(list)) if list.is_empty() && project.sequence_list().is_none() => {
@@ -262,7 +292,7 @@ pub fn load(
         }
         _ => None,
     };
-    let sequences = flags
+    let list = flags
         .sequence
         .as_deref()
         .map(split_list)
@@ -270,49 +300,82 @@ pub fn load(
         .or(env_seq)
         .or(user.sequence_list())
         .unwrap_or_default();
+    (list, empty)
+}
 
-    let mut fail = project.fail.or(user.fail);
-    let mut inject_every = project
-        .inject_every
-        .or(user.inject_every)
-        .unwrap_or(DEFAULT_INJECT_EVERY);
-    let mut env_layer = Override::default();
-    if let Some(v) = var("SEED_ENFORCEMENT") {
-        env_layer.enforcement = Some(parse_enum("SEED_ENFORCEMENT", &v)?);
+/// Load every layer. `start_dirs` are searched in order for a `.seed.toml`.
+pub fn load(
+    start_dirs: &[PathBuf],
+    env: &dyn Fn(&str) -> Option<String>,
+    flags: &Flags,
+) -> Result<Config, ConfigError> {
+    let var = |k: &str| env(k).filter(|v| !v.trim().is_empty());
+    let f = read_files(start_dirs, env, flags)?;
+    let mut files = Vec::new();
+    if f.user.is_some() {
+        files.extend(f.user_path.clone());
     }
-    if let Some(v) = var("SEED_OFF_PATH") {
-        env_layer.off_path = Some(parse_enum::<OffPathPolicy>("SEED_OFF_PATH", &v)?);
+    if f.project.is_some() {
+        files.extend(f.project_path.clone());
     }
-    if let Some(v) = var("SEED_FAIL") {
-        fail = Some(parse_enum("SEED_FAIL", &v)?);
-    }
-    if let Some(v) = var("SEED_INJECT_EVERY") {
-        inject_every = v
+    let mut warnings: Vec<String> = [&f.user, &f.project]
+        .into_iter()
+        .flatten()
+        .filter_map(|p| p.warning.clone())
+        .collect();
+    let (user_read, project_read) = (
+        read_pair(&f.user_path, &f.user),
+        read_pair(&f.project_path, &f.project),
+    );
+    // Neither is left to a project's file alone: see `guarded`.
+    let emit_allow = guarded::emit_allow(
+        var("SEED_EMIT_ALLOW").as_deref(),
+        user_read,
+        project_read,
+        &mut warnings,
+    );
+    let lock_wait = guarded::lock_wait(
+        user_read,
+        project_read,
+        crate::store::log::LOCK_WAIT,
+        &mut warnings,
+    );
+    let hook_budget = guarded::hook_budget(
+        var("SEED_HOOK_BUDGET_MS").as_deref(),
+        user_read,
+        project_read,
+        guarded::DEFAULT_HOOK_BUDGET,
+        guarded::MAX_HOOK_BUDGET,
+        &mut warnings,
+    )?;
+    let user = f.user.map(|p| p.config).unwrap_or_default();
+    let project = f.project.map(|p| p.config).unwrap_or_default();
+    let (sequences, empty) = sequences(&var, flags, &project, &user);
+    let above = above(&var, flags, &project, &user)?;
+    let inject_every = match var("SEED_INJECT_EVERY") {
+        Some(v) => v
             .trim()
             .parse()
-            .map_err(|_| ConfigError::new(format!("SEED_INJECT_EVERY: not a number: `{v}`")))?;
-    }
-    let mut flag_layer = Override::default();
-    if let Some(v) = &flags.enforcement {
-        flag_layer.enforcement = Some(parse_enum("--enforcement", v)?);
-    }
-    if let Some(v) = &flags.fail {
-        fail = Some(parse_enum("--fail", v)?);
-    }
+            .map_err(|_| ConfigError::new(format!("SEED_INJECT_EVERY: not a number: `{v}`")))?,
+        None => project
+            .inject_every
+            .or(user.inject_every)
+            .unwrap_or(DEFAULT_INJECT_EVERY),
+    };
     if let Some(what) = empty {
         return Err(ConfigError {
             message: format!(
                 "{what}: no sequence named; give NAME or PATH (several comma-separated)"
             ),
-            fail,
+            fail: above.fail,
         });
     }
     Ok(Config {
         sequences,
         layers: vec![Layer::of(&user), Layer::of(&project)],
-        env: env_layer,
-        flags: flag_layer,
-        fail,
+        env: above.env,
+        flags: above.flags,
+        fail: above.fail,
         inject_every,
         emit_allow: emit_allow?,
         response_limit: project
@@ -323,18 +386,15 @@ pub fn load(
             .min(crate::protocol::input::MAX_RESPONSE_KEPT),
         lock_wait,
         hook_budget,
-        project_root: project_path.and_then(|p| p.parent().map(Path::to_path_buf)),
+        project_root: f
+            .project_path
+            .and_then(|p| p.parent().map(Path::to_path_buf)),
         files,
         warning: (!warnings.is_empty()).then(|| warnings.join("; ")),
     })
 }
 
 impl Config {
-    /// The fail mode before any chart is loaded (seed's own errors while loading one).
-    pub fn fail_mode(&self) -> FailMode {
-        self.fail.unwrap_or_default()
-    }
-
     /// The settings in force for the sequence `name`: each file's project-wide keys then its
     /// `[overrides.name]`, the user's file below the project's, then the variables, then the
     /// flags.

@@ -1,16 +1,23 @@
-//! Hook mode, a short straight line: read stdin (bounded), parse, load the configuration and
-//! the chart(s), sample the readers, lock the session log, load the snapshot(s), step, append
-//! one record, save the snapshot(s), print, exit. No runtime, no theme, no watcher.
+//! Hook mode, a short straight line in three parts: **prepare** (`prepare.rs`: read stdin,
+//! bounded, parse, load the configuration and the chart(s), sample the readers), then, under
+//! the session log's lock (`session.rs`: the snapshots), **step** (`step.rs`: pure, every
+//! sequence stepped and the answer chosen), and **commit** (`commit.rs`: the record appended,
+//! the snapshots saved). Print, exit. No runtime, no theme, no watcher.
 //!
 //! Any internal error gives one line on stderr, a failure record in the log when possible, and
-//! the configured answer: fail-open (no decision) or fail-closed (deny with the error).
+//! the answer the fail mode calls for: open (no decision) or closed (deny with the error).
+//! Which fail mode is in force is decided by one rule, `config::fail`, through [`fail_mode`].
+
+#![warn(clippy::too_many_lines)]
 
 mod answer;
 mod cache;
+mod commit;
 mod deadline;
 mod failure;
 pub mod machines;
 mod payload;
+mod prepare;
 mod session;
 mod step;
 
@@ -19,17 +26,16 @@ use std::io::Read;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::config::{self, Flags};
+use crate::config::{self, fail::FailSources};
 use crate::engine::ir::FailMode;
-use crate::protocol::{Answer, HookInput, InputError};
+use crate::protocol::{Answer, InputError};
 use crate::store::paths;
 use crate::store::redact::MAX_FIELD;
 
 pub use deadline::{DEFAULT_BUDGET, Deadline, MAX_BUDGET};
-use failure::{Known, SALVAGE_MAX, guarded_within};
+use failure::{Known, guarded_within};
 pub use machines::{Loaded, load_machines};
 pub use session::fold_session;
-use step::step_and_record;
 
 /// Largest payload read from stdin; anything bigger is refused (fail-open/closed).
 pub const MAX_INPUT_BYTES: u64 = 128 * 1024 * 1024;
@@ -88,7 +94,7 @@ pub fn run(mut inv: Invocation<'_>) -> Outcome {
     let mut known = Known {
         event: inv.event.clone(),
         // Before any configuration is read, the flag or SEED_FAIL decides how to fail.
-        fail: early_fail_mode(&inv),
+        fail: fail_mode(&inv, None, &[]),
         ..Known::default()
     };
     let deadline = inv.deadline.clone();
@@ -108,7 +114,7 @@ pub fn refuse_arguments(message: &str, inv: Invocation<'_>) -> Outcome {
     let t0 = Instant::now();
     let mut known = Known {
         event: inv.event.clone(),
-        fail: early_fail_mode(&inv),
+        fail: fail_mode(&inv, None, &[]),
         ..Known::default()
     };
     // Reading the payload and the configuration is work like any hook's: a panic in it is
@@ -122,7 +128,7 @@ pub fn refuse_arguments(message: &str, inv: Invocation<'_>) -> Outcome {
         known.state = paths::state_dir_with(&env_os)
             .and_then(|s| paths::prepare_state(&s))
             .ok();
-        known.fail = configured_fail(&inv, known.cwd.as_deref(), known.fail);
+        known.fail = prepare::configured_fail(&inv, known.cwd.as_deref());
         tell(&inv, known);
         Err(HookError::Arguments(message.to_string()))
     })
@@ -146,19 +152,6 @@ fn start_dirs(inv: &Invocation<'_>, payload_cwd: Option<&str>) -> Vec<PathBuf> {
     dirs
 }
 
-/// The fail mode the configuration asks for (flags and variables first, then the files, even
-/// a broken one whose `fail` line is readable), for failures before the hook got that far.
-fn configured_fail(inv: &Invocation<'_>, payload_cwd: Option<&str>, early: FailMode) -> FailMode {
-    let flags = Flags {
-        fail: inv.fail.clone(),
-        ..Flags::default()
-    };
-    match config::load(&start_dirs(inv, payload_cwd), inv.env, &flags) {
-        Ok(c) => c.fail.unwrap_or(early),
-        Err(e) => e.fail.unwrap_or(early),
-    }
-}
-
 /// Tell the watchdog what is known now, for the lapse it may have to answer.
 fn tell(inv: &Invocation<'_>, known: &Known) {
     if let Some(d) = &inv.deadline {
@@ -166,12 +159,15 @@ fn tell(inv: &Invocation<'_>, known: &Known) {
     }
 }
 
-fn early_fail_mode(inv: &Invocation<'_>) -> FailMode {
-    let v = inv.fail.clone().or_else(|| (inv.env)("SEED_FAIL"));
-    match v.as_deref().map(str::trim) {
-        Some("closed") => FailMode::Closed,
-        _ => FailMode::Open,
-    }
+/// The fail mode in force by the one rule (`config::fail`), from what is known so far: the
+/// flag and `SEED_FAIL` as given, the configuration's result once read (`None` too when it
+/// could not be), the sequences once loaded.
+fn fail_mode(inv: &Invocation<'_>, configured: Option<FailMode>, charts: &[Loaded]) -> FailMode {
+    let env = (inv.env)("SEED_FAIL");
+    FailSources::early(inv.fail.as_deref(), env.as_deref())
+        .with_configured(configured)
+        .with_sequences(charts.iter().map(|l| l.machine.chart.settings.fail))
+        .resolve()
 }
 
 fn read_stdin(r: &mut dyn Read) -> Result<Vec<u8>, HookError> {
@@ -192,98 +188,19 @@ pub(crate) fn ms_since(t0: Instant) -> f64 {
 }
 
 /// The answer, and warnings for stderr (unknown configuration keys, compatibility files left
-/// alone).
+/// alone): prepare, then under the session's lock step and commit.
 fn handle(
     inv: &mut Invocation<'_>,
     known: &mut Known,
     t0: Instant,
 ) -> Result<(Answer, Option<String>), HookError> {
-    // The state directory first, so even a payload too large to read is recorded.
-    let env_os = |k: &str| (inv.env)(k).map(OsString::from);
-    let state = paths::state_dir_with(&env_os).and_then(|s| paths::prepare_state(&s));
-    known.state = state.as_ref().ok().cloned();
-    tell(inv, known);
-    let bytes = match read_stdin(&mut *inv.stdin) {
-        Ok(b) => b,
-        Err(e) => {
-            // Nothing of the payload is known; the configuration still says how to fail.
-            known.fail = configured_fail(inv, None, known.fail);
-            return Err(e);
-        }
-    };
-    let spare = (bytes.len() <= SALVAGE_MAX).then(|| bytes.clone());
-    let parsed = HookInput::parse(bytes, inv.event.as_deref());
-    let hook_input = match parsed {
-        Ok(h) => h,
-        Err(e) => {
-            // Learn what the payload still says, for the record and the fail-closed answer.
-            if let Some(b) = spare {
-                known.learn(b);
-            }
-            known.fail = configured_fail(inv, known.cwd.as_deref(), known.fail);
-            return Err(e.into());
-        }
-    };
-    drop(spare);
-    // The real directory, to find the project's configuration; everything else is used
-    // scrubbed from here on.
-    let payload_cwd = hook_input.raw_cwd.clone();
-    let scrubbed = payload::scrub(hook_input);
-    let hook_input = &scrubbed.input;
-    known.event = Some(hook_input.event.clone());
-    known.session = Some(hook_input.session_id.clone());
-    known.agent = hook_input.agent_id.clone();
-    tell(inv, known);
-    let state = state?;
-
-    let start_dirs = start_dirs(inv, payload_cwd.as_deref());
-    let flags = Flags {
-        sequence: inv.sequence.clone(),
-        enforcement: inv.enforcement.clone(),
-        fail: inv.fail.clone(),
-    };
-    let cfg = config::load(&start_dirs, inv.env, &flags).inspect_err(|e| {
-        if let Some(f) = e.fail {
-            known.fail = f;
-        }
-    })?;
-    known.fail = cfg.fail_mode();
-    known.lock_wait = Some(cfg.lock_wait);
-    known.warning = cfg.warning.clone();
-    if let Some(d) = &inv.deadline {
-        d.set_budget(cfg.hook_budget);
-    }
-    tell(inv, known);
-    let project_dir = cfg
-        .project_root
-        .clone()
-        .or_else(|| start_dirs.first().cloned());
-    paths::ensure_dir_in(&state, &paths::chart_cache_dir(&state))?;
-    let mut loaded = load_machines(&cfg, project_dir.as_deref(), &state)?;
-    machines::host(
-        &mut loaded,
-        &hook_input.event,
-        project_dir.as_deref(),
-        inv.env,
-    );
-    if cfg.fail.is_none()
-        && loaded
-            .iter()
-            .any(|l| l.machine.chart.settings.fail == FailMode::Closed)
-    {
-        known.fail = FailMode::Closed;
-        tell(inv, known);
-    }
-    let (answer, mut warnings) = step_and_record(
-        &*inv,
-        &cfg,
-        &state,
-        &scrubbed,
-        &loaded,
-        project_dir.as_deref(),
-        t0,
-    )?;
-    warnings.splice(0..0, cfg.warning);
+    let mut prepared = prepare::prepare(inv, known)?;
+    let config_warning = prepared.cfg.warning.take();
+    let mut held = session::open(&prepared, inv.deadline.as_ref())?;
+    let stepped = step::step(&prepared, &mut held.snaps, &mut held.meta);
+    let (answer, mut warnings) =
+        commit::commit(prepared, held, stepped, inv.deadline.as_ref(), t0)?;
+    warnings.splice(0..0, config_warning);
     Ok((answer, (!warnings.is_empty()).then(|| warnings.join("; "))))
 }
 

@@ -1,10 +1,12 @@
 //! The session side of a hook: snapshots loaded (or folded again) under the log's lock, and
 //! the session's bookkeeping.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use super::deadline::Deadline;
+use super::prepare::Prepared;
 use super::{HookError, Loaded};
-use crate::engine::Facts;
+use crate::engine::{Facts, Snapshot};
 use crate::protocol::HookInput;
 use crate::store::log::LockedLog;
 use crate::store::record::Record;
@@ -13,6 +15,50 @@ use crate::store::{paths, sessions, snapshot};
 /// Bytes of subagent ids `session.json` keeps: hundreds of subagents, and a file every hook
 /// reads stays small whatever the payloads hold (each id is already bounded).
 const MAX_AGENT_BYTES: usize = 64 * 1024;
+
+/// The session as the lock holds it, for step and commit.
+pub(super) struct Held {
+    pub log: LockedLog,
+    pub meta_path: PathBuf,
+    pub meta: sessions::SessionMeta,
+    /// `session.json` as read, to write it only when the step changed it.
+    pub meta_before: sessions::SessionMeta,
+    /// One per loaded sequence, caught up with the log.
+    pub snaps: Vec<Snapshot>,
+    /// Whether each sequence's saved chart is current.
+    pub chart_known: Vec<bool>,
+    /// Records the log holds before this hook's.
+    pub records_before: u64,
+}
+
+/// Take the session log's lock (within `lock_wait_ms`; the watchdog can then record a lapse
+/// through it) and load the session's bookkeeping and snapshots.
+pub(super) fn open(p: &Prepared, deadline: Option<&Deadline>) -> Result<Held, HookError> {
+    let (state, session) = (&p.state, &p.input.session_id);
+    for dir in [
+        paths::snapshots_dir(state, session),
+        paths::charts_dir(state, session),
+    ] {
+        paths::ensure_dir_in(state, &dir)?;
+    }
+    let log = LockedLog::open_within(&paths::session_log(state, session), p.cfg.lock_wait)?;
+    if let Some(d) = deadline {
+        d.hold_log(log.share());
+    }
+    let meta_path = paths::session_meta(state, session);
+    let meta = sessions::load_meta(&meta_path).unwrap_or_default();
+    let (snaps, chart_known, records_before) =
+        load_snapshots(&log, state, session, &p.loaded, &p.facts)?;
+    Ok(Held {
+        log,
+        meta_path,
+        meta_before: meta.clone(),
+        meta,
+        snaps,
+        chart_known,
+        records_before,
+    })
+}
 
 pub(super) fn update_meta(
     meta: &mut sessions::SessionMeta,
@@ -45,13 +91,13 @@ pub(super) fn update_meta(
 /// Each sequence's snapshot: the saved one, caught up with the records the log gained since
 /// it was saved, or the log folded again when there is none that belongs to this chart;
 /// whether its saved chart is current; and the number of records the log holds.
-pub(super) fn load_snapshots(
+fn load_snapshots(
     log: &LockedLog,
     state: &Path,
     session: &str,
     loaded: &[Loaded],
     facts: &Facts,
-) -> Result<(Vec<crate::engine::Snapshot>, Vec<bool>, u64), HookError> {
+) -> Result<(Vec<Snapshot>, Vec<bool>, u64), HookError> {
     let mut snaps = Vec::with_capacity(loaded.len());
     let mut chart_known = Vec::with_capacity(loaded.len());
     let mut records_before: Option<u64> = None;
