@@ -6,7 +6,11 @@
 //! - CPU of an idle `seed tui` in tmux over `SEED_BENCH_IDLE_SECS` (default 60) seconds, read
 //!   from `/proc/<pid>/stat` (target ~0%); skipped without tmux.
 //!
-//! `SEED_BENCH_ONLY=first,append,memory,idle` runs some of them.
+//! - a watched state file changes → the dashboard shows the state it moves to, marked as moved
+//!   by files: the real feed thread (notify, readers, each organ's) and `update`, p50/p95 over
+//!   40 rewrites of a SEAAM session's dna.json (target ≤ 250 ms);
+//!
+//! `SEED_BENCH_ONLY=first,append,files,memory,idle` runs some of them.
 
 #[path = "../tests/support/tui/mod.rs"]
 mod common;
@@ -72,6 +76,7 @@ fn feed_config(state: &Path, log: &Path) -> FeedConfig {
         use_cache: true,
         search_dirs: Vec::new(),
         readers: Vec::new(),
+        each: None,
         vars: Default::default(),
         project: None,
         follow_latest: false,
@@ -227,6 +232,112 @@ fn append_latency(dir: &Path) {
     );
 }
 
+/// dna.json: the observer organ designed and written; active or not.
+fn seaam_dna(active: bool) -> String {
+    let active: &[&str] = if active {
+        &["soma.perception.observer"]
+    } else {
+        &[]
+    };
+    serde_json::json!({
+        "goals": [{ "text": "I must be able to perceive the file system.", "achieved": false }],
+        "blueprint": { "soma.perception.observer": { "description": "watches", "version": 1 } },
+        "failures": [],
+        "active_modules": active,
+    })
+    .to_string()
+}
+
+/// A SEAAM session at Generating in the log, followed by the real feed (notify on dna.json);
+/// each rewrite of dna.json must move the dashboard (Importing ↔ Running, moved by files).
+fn files_move(dir: &Path) {
+    let state = dir.join("files");
+    let project = dir.join("files-project");
+    std::fs::create_dir_all(project.join("soma/perception")).expect("project");
+    std::fs::write(
+        project.join("soma/perception/observer.py"),
+        "def start(): pass\n",
+    )
+    .expect("organ");
+    std::fs::write(project.join("dna.json"), seaam_dna(false)).expect("dna");
+    let script = files_script();
+    let log = paths::session_log(&state, SESSION);
+    std::fs::create_dir_all(log.parent().expect("session dir")).expect("session dir");
+    std::fs::write(&log, script.jsonl()).expect("log");
+    let machine = script.machine.clone();
+    let mut cfg = feed_config(&state, &log);
+    cfg.known = Vec::new();
+    cfg.use_cache = false;
+    cfg.readers = machine.chart.readers.clone();
+    cfg.each = machine
+        .chart
+        .each
+        .clone()
+        .map(|e| (e, machine.chart.readers.clone()));
+    cfg.vars = seed::store::readers::ReaderVars {
+        project_dir: Some(project.display().to_string()),
+        ..Default::default()
+    };
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let _f = feed::spawn(cfg, tx).expect("feed");
+    let info = SessionInfo {
+        id: SESSION.into(),
+        ..Default::default()
+    };
+    let mut m = Model::new(info, vec![Seq::new(machine, true)], "default");
+    let shows = |m: &Model, state: &str| {
+        m.moved().is_some()
+            && m.status()
+                .is_some_and(|st| st.current.iter().any(|c| c == state))
+    };
+    let mut lat = Vec::new();
+    for i in 0..41 {
+        let (active, want) = if i % 2 == 0 {
+            (true, "Running")
+        } else {
+            (false, "Importing")
+        };
+        let t0 = Instant::now();
+        std::fs::write(project.join("dna.json"), seaam_dna(active)).expect("dna");
+        while !shows(&m, want) {
+            match rx.blocking_recv() {
+                Some((_, msg)) => {
+                    update(&mut m, msg);
+                }
+                None => panic!("feed stopped"),
+            }
+        }
+        // The first change also waits for the log to be read: not counted.
+        if i > 0 {
+            lat.push(t0.elapsed().as_secs_f64() * 1e3);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    lat.sort_by(f64::total_cmp);
+    println!(
+        "dna.json rewritten -> dashboard moved by files (feed + notify + readers + settle), {} changes: p50 {:.2} ms, p95 {:.2} ms, max {:.2} ms (target <= 250 ms)",
+        lat.len(),
+        percentile(&lat, 0.5),
+        percentile(&lat, 0.95),
+        lat[lat.len() - 1]
+    );
+}
+
+/// The log of a SEAAM session at Generating: an organ designed, the Genesis loop started.
+fn files_script() -> common::Script {
+    let mut s = common::Script::of("seaam_organ_lifecycle", SESSION);
+    common::walks::dna(&mut s, 1, 0, 0, (0, 1));
+    s.lifecycle("SessionStart")
+        .prompt("grow an observer organ")
+        .call(
+            "Bash",
+            serde_json::json!({"command": "python -m seaam.genesis"}),
+            5000,
+            Some(true),
+        );
+    s
+}
+
 fn status_kb(key: &str) -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
@@ -371,7 +482,7 @@ fn main() {
         println!("tui bench: smoke run only (use `cargo bench --bench tui`)");
         return;
     }
-    // `SEED_BENCH_ONLY=first,append,memory,idle` picks sections.
+    // `SEED_BENCH_ONLY=first,append,files,memory,idle` picks sections.
     let only = std::env::var("SEED_BENCH_ONLY").unwrap_or_default();
     let on = |name: &str| only.is_empty() || only.split(',').any(|s| s.trim() == name);
     if on("first") {
@@ -379,6 +490,9 @@ fn main() {
     }
     if on("append") {
         append_latency(dir.path());
+    }
+    if on("files") {
+        files_move(dir.path());
     }
     if on("memory") {
         memory(dir.path());

@@ -8,6 +8,10 @@ use super::CmdResult;
 use crate::engine::Status;
 use crate::report;
 use crate::report::sanitize;
+use crate::session::now::{self, Items, Moved};
+
+/// A status, with what the files moved and every item's lifecycle (`session::now`).
+type Shown<'a> = (Status, Option<&'a Moved>, Option<&'a Items>);
 use crate::store::paths;
 use crate::store::sessions::{self, SessionInfo};
 
@@ -28,24 +32,30 @@ fn run_checked(args: crate::cli::StatusArgs, recovery: bool) -> CmdResult {
     if let Some(n) = v.skipped.notice() {
         eprintln!("{n}");
     }
-    print_statuses(&[v.machine.status(&v.snap)], None, recovery, args.json)
+    print_statuses(
+        &[(v.machine.status(&v.snap), None, None)],
+        None,
+        recovery,
+        args.json,
+    )
 }
 
 /// One status per sequence; several sequences print one after the other (a JSON array). A
 /// session's view starts with which session it is (`report::session`).
 fn print_statuses(
-    statuses: &[Status],
+    statuses: &[Shown<'_>],
     session: Option<&SessionInfo>,
     recovery: bool,
     json: bool,
 ) -> CmdResult {
     let shown = session.map(described);
-    let render = |st: &Status| -> serde_json::Value {
+    let render = |(st, moved, items): &Shown<'_>| -> serde_json::Value {
         let mut v = if recovery {
             report::recovery_json(st)
         } else {
             report::status_json(st)
         };
+        now::mark(*moved, *items, String::new(), &mut v);
         if let Some(d) = &shown {
             v["session"] = d.json.clone();
         }
@@ -59,13 +69,15 @@ fn print_statuses(
     } else {
         let texts: Vec<String> = statuses
             .iter()
-            .map(|st| {
+            .map(|(st, moved, items)| {
                 let t = if recovery {
                     report::recovery_text(st)
                 } else {
                     report::status_text(st)
                 };
-                t.trim_end().to_string()
+                now::mark(*moved, *items, t, &mut serde_json::Value::Null)
+                    .trim_end()
+                    .to_string()
             })
             .collect();
         let body = texts.join("\n\n");
@@ -89,7 +101,16 @@ fn run_session(args: &crate::cli::StatusArgs, recovery: bool) -> CmdResult {
     if let Some(n) = views.first().and_then(|v| v.skipped.notice()) {
         eprintln!("{n}");
     }
-    let statuses: Vec<Status> = views.iter().map(|v| v.machine.status(&v.snap)).collect();
+    let statuses: Vec<Shown<'_>> = views
+        .iter()
+        .map(|v| {
+            (
+                v.machine.status(&v.snap),
+                v.moved.as_ref(),
+                v.items.as_ref(),
+            )
+        })
+        .collect();
     let session = views.first().and_then(|v| v.session.as_ref());
     print_statuses(&statuses, session, recovery, args.json)
 }

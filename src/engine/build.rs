@@ -101,6 +101,7 @@ impl ChartBuilder {
                 floors: Vec::new(),
                 vars: BTreeMap::new(),
                 files: Vec::new(),
+                each: None,
             },
             index: HashMap::new(),
         }

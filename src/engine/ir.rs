@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::pattern::Pattern;
 
-pub use readers::{ListOp, ReaderDecl, ReaderKind, SCAN_ENTRIES, SCAN_MS};
+pub use readers::{Each, EachProgress, ListOp, ReaderDecl, ReaderKind, SCAN_ENTRIES, SCAN_MS};
 pub use settings::{
     Deadlock, DeadlockFallback, Enforcement, FailMode, OffPathPolicy, Settings, StopGate,
 };
@@ -73,6 +73,10 @@ pub struct Chart {
     /// Other files the chart was assembled from, named by [`Span::file`].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<String>,
+    /// One lifecycle per item of a state file's list (seed 002's organs), besides the
+    /// session's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub each: Option<Each>,
 }
 
 impl Chart {

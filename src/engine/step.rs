@@ -5,6 +5,7 @@
 //! This file runs a step (start, gate, advance, stop, settle); `select` picks the transitions,
 //! `microstep` takes them.
 
+mod instance;
 mod microstep;
 mod select;
 
@@ -157,16 +158,13 @@ impl Machine {
         snap.steps += 1;
         event.note_spelling(&mut snap.plugins);
         self.note_server(snap, event);
-        if &snap.facts != facts {
-            snap.facts = facts.clone();
-        }
         // A prompt of the user's starts a turn: the stops held in the last one count no more
         // (a system notification is no prompt, see `Event::prompt`).
         if matches!(event.kind, EventKind::Prompt | EventKind::Command) {
             snap.stop_blocks = 0;
         }
         // New facts may move reader-driven regions before anything else is decided.
-        self.settle(snap, event, VecDeque::new(), &mut report);
+        self.take_facts(snap, event, facts, &mut report);
         match phase {
             Phase::Gate => {
                 let v = verdict::gate_with(self, snap, event, advise);
@@ -203,6 +201,37 @@ impl Machine {
             snap.highest = overall;
         }
         report
+    }
+
+    /// Facts sampled between events (a watched file changed): the eventless transitions
+    /// they enable are taken, exactly as the next step takes them before deciding anything.
+    /// Nothing else moves and no step is counted; a host shows what the hook would decide
+    /// now, and the next hook records the same move.
+    pub fn refresh(&self, snap: &mut Snapshot, facts: &Facts) -> StepReport {
+        let event = Event::lifecycle("facts");
+        let mut report = StepReport::new(Phase::Advance, &event);
+        self.take_facts(snap, &event, facts, &mut report);
+        snap.livelock = report.livelock;
+        let overall = self.overall(snap);
+        if overall > snap.highest {
+            snap.highest = overall;
+        }
+        report
+    }
+
+    /// Keep `facts` and settle what they enable: the first move of every step, and all of
+    /// [`Machine::refresh`].
+    fn take_facts(
+        &self,
+        snap: &mut Snapshot,
+        cause: &Event,
+        facts: &Facts,
+        report: &mut StepReport,
+    ) {
+        if &snap.facts != facts {
+            snap.facts = facts.clone();
+        }
+        self.settle(snap, cause, VecDeque::new(), report);
     }
 
     fn advance(&self, snap: &mut Snapshot, event: &Event, report: &mut StepReport) {

@@ -199,8 +199,10 @@ fn sample(
     vars: &readers::ReaderVars,
     cuts: &mut Vec<Cut>,
 ) -> (Facts, Vec<String>) {
-    let (mut facts, notes) = readers::sample_noting(
-        loaded.iter().flat_map(|l| l.machine.chart.readers.iter()),
+    // Sampled as every face samples them (`session::now`): the dashboard and `status` step
+    // the same facts between hook events.
+    let (mut facts, notes) = crate::session::now::sample(
+        loaded.iter().map(|l| &l.machine.chart),
         vars,
         SystemTime::now(),
     );

@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use serde_json::{Map, Value, json};
 
 use super::{add, guide, params, specs};
-use crate::engine::{Machine, Snapshot};
 use crate::report;
 use crate::report::{sequences, validation as validate};
 use crate::session::choice::{self as session_choice, Pick};
-use crate::session::view as status;
+use crate::session::now;
+use crate::session::view::{self as status, View};
 
 /// What a tool returns: the text the CLI prints, and the object its `--json` prints, which
 /// goes out only when the call asks for it (`json: true`, see `call`). `is_error` marks a
@@ -121,17 +121,16 @@ pub(super) fn pick(ctx: &McpContext, args: &Map<String, Value>) -> Result<Pick, 
     )
 }
 
-/// The machine and snapshot of the session the tool speaks for.
-fn view(ctx: &McpContext, args: &Map<String, Value>) -> Result<(Machine, Snapshot), ToolError> {
+/// The machine and snapshot of the session the tool speaks for, as the files say now.
+fn view(ctx: &McpContext, args: &Map<String, Value>) -> Result<View, ToolError> {
     let pick = pick(ctx, args)?;
     let sequence = str_arg(args, "sequence")?.or_else(|| ctx.sequence.clone());
-    let v = status::load_view(
+    status::load_view(
         &status::Source::Session(&pick),
         sequence.as_deref(),
         ctx.state_dir.as_deref(),
     )
-    .map_err(|e| ToolError::Failed(e.to_string()))?;
-    Ok((v.machine, v.snap))
+    .map_err(|e| ToolError::Failed(e.to_string()))
 }
 
 fn paths_arg(args: &Map<String, Value>) -> Result<Vec<PathBuf>, ToolError> {
@@ -173,21 +172,16 @@ fn answer(
     args: &Map<String, Value>,
 ) -> Result<ToolOutput, ToolError> {
     match name {
-        "status" => {
-            let (m, snap) = view(ctx, args)?;
-            let st = m.status(&snap);
-            Ok(ToolOutput::ok(
-                report::status_text(&st),
-                report::status_json(&st),
-            ))
-        }
-        "recovery" => {
-            let (m, snap) = view(ctx, args)?;
-            let st = m.status(&snap);
-            Ok(ToolOutput::ok(
-                report::recovery_text(&st),
-                report::recovery_json(&st),
-            ))
+        "status" | "recovery" => {
+            let v = view(ctx, args)?;
+            let st = v.machine.status(&v.snap);
+            let (text, mut json) = if name == "status" {
+                (report::status_text(&st), report::status_json(&st))
+            } else {
+                (report::recovery_text(&st), report::recovery_json(&st))
+            };
+            let text = now::mark(v.moved.as_ref(), v.items.as_ref(), text, &mut json);
+            Ok(ToolOutput::ok(text, json))
         }
         "sequences" => {
             let list = sequences::list();

@@ -7,6 +7,7 @@
 
 pub mod choice;
 pub mod fold;
+pub mod now;
 pub mod records;
 pub mod source;
 pub mod view;

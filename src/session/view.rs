@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use super::Error;
 use super::choice::{self, Pick};
 use super::fold::Folder;
+use super::now;
 use super::records::stream_records;
 use crate::dialects::{self, sequence_search_dirs};
 use crate::engine::{Facts, Machine, Snapshot};
@@ -26,6 +27,11 @@ pub struct View {
     pub session: Option<sessions::SessionInfo>,
     /// What reading the log passed over; the face says so once (`notice`).
     pub skipped: Skipped,
+    /// For a session: the state its readers' files moved it to since the last recorded event
+    /// (the snapshot already shows it; the face says it was moved by files).
+    pub moved: Option<super::now::Moved>,
+    /// For a session of a chart with `[each]`: every item's lifecycle (seed 002's organs).
+    pub items: Option<super::now::Items>,
 }
 
 /// Lines of a log that were not folded.
@@ -141,6 +147,7 @@ pub fn session_views(
         .as_deref()
         .filter(|_| parts.iter().any(|(m, _)| !m.server_needs().is_empty()))
         .map(|cwd| crate::hosted::read(Path::new(cwd), &|k| std::env::var(k).ok()).hosted);
+    let vars = now::session_vars(info.cwd.as_deref(), state);
     let views: Vec<View> = parts
         .into_iter()
         .map(|(mut machine, saved)| {
@@ -148,15 +155,20 @@ pub fn session_views(
                 machine.set_hosted(h.clone());
             }
             // One fold per snapshot missing, in order: the fallback is never taken.
-            let snap = saved
+            let mut snap = saved
                 .or_else(|| folded.next())
                 .unwrap_or_else(|| machine.start(&Facts::default()));
+            // What the hook would decide now: the files may have moved on since the log.
+            let moved = now::refresh(&machine, &mut snap, &vars);
+            let items = now::items(&machine, &snap, &vars);
             View {
                 machine,
                 snap,
                 log: Some(info.log.clone()),
                 session: Some(info.clone()),
                 skipped: skipped.clone(),
+                moved,
+                items,
             }
         })
         .collect();
@@ -206,6 +218,8 @@ pub fn load_view(
         skipped,
         log: None,
         session: None,
+        moved: None,
+        items: None,
     })
 }
 

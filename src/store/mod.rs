@@ -4,6 +4,7 @@
 pub mod compat;
 pub mod log;
 pub mod paths;
+pub mod reader_each;
 pub mod reader_glob;
 pub mod reader_lists;
 pub mod readers;

@@ -88,10 +88,20 @@ fn newest(paths: &[PathBuf]) -> Option<(PathBuf, SystemTime)> {
         .max_by_key(|(_, t)| *t)
 }
 
+/// The newest file a reader reads now and when it was modified (`None` for a program on
+/// `PATH`, an unset variable, no file): what a face names when the reader's value moved it.
+pub fn newest_file(kind: &ReaderKind, vars: &ReaderVars) -> Option<(PathBuf, SystemTime)> {
+    if matches!(kind, ReaderKind::OnPath { .. }) {
+        return None;
+    }
+    let path = expand(kind.path(), vars)?;
+    newest(&glob_within(&path, &mut Budget::per_reader()))
+}
+
 /// The newest file matching `path`, parsed as JSON (as YAML when it is named `.yaml` or
 /// `.yml`): `None` when there is none, it is larger than [`MAX_READER_BYTES`], unreadable or
 /// does not parse (nesting deeper than the parser's limit, a YAML past its budget, too).
-fn newest_json(path: &Path, budget: &mut Budget) -> Option<Value> {
+pub(super) fn newest_json(path: &Path, budget: &mut Budget) -> Option<Value> {
     let (file, _) = newest(&glob_within(path, budget))?;
     let bytes = paths::read_bounded(&file, MAX_READER_BYTES).ok()?;
     let yaml = file
@@ -151,15 +161,8 @@ fn evaluate_walking(
             }
             None => Value::Null,
         },
-        ReaderKind::Json { pointer, .. } => match newest_json(&path, budget) {
-            Some(doc) => doc
-                .pointer(&reader_lists::pointer(pointer))
-                .cloned()
-                .unwrap_or(Value::Null),
-            None => Value::Null,
-        },
-        ReaderKind::JsonList { pointer, op, .. } => match newest_json(&path, budget) {
-            Some(doc) => reader_lists::aggregate(&doc, pointer, op),
+        ReaderKind::Json { .. } | ReaderKind::JsonList { .. } => match newest_json(&path, budget) {
+            Some(doc) => evaluate_doc(kind, &doc),
             None => Value::Null,
         },
         ReaderKind::Contains { text, .. } => {
@@ -172,6 +175,18 @@ fn evaluate_walking(
             }
         }
         ReaderKind::OnPath { .. } => Value::Null,
+    }
+}
+
+/// A JSON reader's value in a document already read (`null` for other kinds).
+pub fn evaluate_doc(kind: &ReaderKind, doc: &Value) -> Value {
+    match kind {
+        ReaderKind::Json { pointer, .. } => doc
+            .pointer(&reader_lists::pointer(pointer))
+            .cloned()
+            .unwrap_or(Value::Null),
+        ReaderKind::JsonList { pointer, op, .. } => reader_lists::aggregate(doc, pointer, op),
+        _ => Value::Null,
     }
 }
 

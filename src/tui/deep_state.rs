@@ -46,7 +46,8 @@ pub fn wanted_rows(m: &Model, width: u16) -> u16 {
     let (values, vars, flags) = (m.deep_values(), vars(m), set_flags(m));
     let key_w = key_width(&values, &vars, &flags).min((width as usize / 2).max(8));
     let flags = flag_lines(&flags, width, key_w).len();
-    (values.len() + vars.len() + flags).max(1) as u16
+    let head = head_rows(m, width);
+    (head + values.len() + vars.len() + flags).max(1) as u16
 }
 
 /// The width of the name column: the longest reader, variable or the `flags` label.
@@ -101,9 +102,82 @@ fn show(v: &Value) -> String {
     }
 }
 
-/// The region's lines at `width` columns; when `rows` cannot hold every reader, the most
-/// recently changed come first (what a short region is for).
+/// Rows [`head_lines`] takes.
+fn head_rows(m: &Model, width: u16) -> usize {
+    let items = m.derived.items.as_ref().map_or(0, |i| {
+        i.items.len() + usize::from(i.left_out > 0) + usize::from(i.progress.is_some())
+    });
+    moved_lines(m, width).len() + items
+}
+
+/// `moved by files: dna.json changed 3 s ago`, on two lines when one is too narrow for it.
+fn moved_lines(m: &Model, width: u16) -> Vec<String> {
+    let Some(moved) = m.moved() else {
+        return Vec::new();
+    };
+    let text = moved.line(m.now);
+    let w = width as usize;
+    match text.split_once(": ") {
+        Some((head, rest)) if text.chars().count() > w => {
+            vec![format!("{head}:"), sanitize::clean(&format!("  {rest}"), w)]
+        }
+        _ => vec![sanitize::clean(&text, w)],
+    }
+}
+
+/// Lines above the readers: that the files moved the state since the last record, then each
+/// item's lifecycle.
+fn head_lines(m: &Model, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    for l in moved_lines(m, width) {
+        out.push(line(l, theme.style(Role::DeepChanged)));
+    }
+    let Some(items) = &m.derived.items else {
+        return out;
+    };
+    // One row per item (seed 002: per organ) — its name, then where its lifecycle is.
+    let name_w = items
+        .items
+        .iter()
+        .map(|i| i.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .min((width as usize / 2).max(8));
+    for i in &items.items {
+        out.push(Line::from(vec![
+            Span::styled(
+                format!("{:<name_w$} ", sanitize::clean(&i.name, name_w)),
+                theme.style(Role::DeepKey),
+            ),
+            Span::styled(
+                sanitize::clean(&i.states.join(", "), 40),
+                theme.style(Role::DeepValue),
+            ),
+        ]));
+    }
+    if items.left_out > 0 {
+        out.push(line(
+            format!("… {} more {}s", items.left_out, items.what),
+            theme.style(Role::Muted),
+        ));
+    }
+    if let Some(p) = items.progress_line() {
+        out.push(line(p, theme.style(Role::DeepValue)));
+    }
+    out
+}
+
+/// The region's lines at `width` columns: what the files moved first, then the readers.
 pub fn lines(m: &Model, theme: &Theme, width: u16, rows: usize) -> Vec<Line<'static>> {
+    let mut out = head_lines(m, theme, width);
+    let rest = rows.saturating_sub(out.len());
+    out.extend(value_lines(m, theme, width, rest));
+    out
+}
+
+/// The readers, variables and flags; when `rows` cannot hold every reader, the most recently
+/// changed come first (what a short region is for).
+fn value_lines(m: &Model, theme: &Theme, width: u16, rows: usize) -> Vec<Line<'static>> {
     let mut values = m.deep_values();
     let vars = vars(m);
     let flags = set_flags(m);

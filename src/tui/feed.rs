@@ -15,8 +15,9 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use crate::dialects;
 use crate::engine::Snapshot;
-use crate::engine::ir::ReaderDecl;
+use crate::engine::ir::{Each, ReaderDecl};
 use crate::engine::{Facts, Machine};
+use crate::store::reader_each::{self, Item};
 use crate::store::readers::{self, ReaderVars};
 use crate::store::tail::{ResetReason, TailEvent, TailLimits, Tailer, parse_record_line};
 use crate::store::watch::{PathWatcher, WatchOptions};
@@ -55,6 +56,9 @@ pub struct FeedConfig {
     pub search_dirs: Vec<PathBuf>,
     /// Deep-state readers to sample, and the variables their paths may use.
     pub readers: Vec<ReaderDecl>,
+    /// A sequence's `[each]` (seed 002's organs) and its readers: each item's facts are sampled
+    /// with the others.
+    pub each: Option<(Each, Vec<ReaderDecl>)>,
     pub vars: ReaderVars,
     /// Project directory: with `follow_latest`, a newer session there is announced.
     pub project: Option<String>,
@@ -153,6 +157,7 @@ fn run(
         })
     });
     let mut last_facts: Option<Facts> = None;
+    let mut last_items: Option<(Vec<Item>, usize)> = None;
     let mut newest_seen: Option<String> = None;
     while !stop.load(Ordering::Relaxed) {
         let mut behind = false;
@@ -177,18 +182,8 @@ fn run(
             }
             behind = t.is_behind();
         }
-        if !cfg.readers.is_empty() {
-            let facts = readers::sample(&cfg.readers, &cfg.vars, SystemTime::now());
-            if last_facts.as_ref() != Some(&facts) {
-                let now = jiff::Timestamp::now().as_millisecond();
-                if !send(Msg::Facts {
-                    facts: facts.clone(),
-                    now,
-                }) {
-                    return;
-                }
-                last_facts = Some(facts);
-            }
+        if !sample_files(&cfg, &mut last_facts, &mut last_items, &send) {
+            return;
         }
         if behind {
             continue;
@@ -210,6 +205,40 @@ fn run(
             Err(mpsc::RecvTimeoutError::Disconnected) => return,
         }
     }
+}
+
+/// Sample the readers (and each item's, for `[each]`) and send what changed; `false` when
+/// the loop has gone.
+fn sample_files(
+    cfg: &FeedConfig,
+    last_facts: &mut Option<Facts>,
+    last_items: &mut Option<(Vec<Item>, usize)>,
+    send: &dyn Fn(Msg) -> bool,
+) -> bool {
+    let now = SystemTime::now();
+    if let Some((each, decls)) = &cfg.each {
+        let items = reader_each::sample(each, decls, &cfg.vars, now);
+        if last_items.as_ref() != Some(&items) {
+            if !send(Msg::Items(items.0.clone(), items.1)) {
+                return false;
+            }
+            *last_items = Some(items);
+        }
+    }
+    if cfg.readers.is_empty() {
+        return true;
+    }
+    let facts = readers::sample(&cfg.readers, &cfg.vars, now);
+    if last_facts.as_ref() == Some(&facts) {
+        return true;
+    }
+    let ms = jiff::Timestamp::now().as_millisecond();
+    let sent = send(Msg::Facts {
+        facts: facts.clone(),
+        now: ms,
+    });
+    *last_facts = Some(facts);
+    sent
 }
 
 fn new_tailer(path: &std::path::Path) -> Tailer {

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use jiff::tz::TimeZone;
 
-use crate::engine::{Snapshot, Status};
+use crate::engine::{Facts, Snapshot, Status};
+use crate::session::now::{self, Items, Moved};
 use crate::store::record::Record;
 
 use super::filter::Filter;
@@ -117,6 +118,10 @@ pub struct Derived {
     pub status: Vec<Status>,
     /// The focused graph of the selected sequence.
     pub graph: Option<Graphs>,
+    /// Per sequence, live: the state the readers' files moved it to since the last record.
+    pub moved: Vec<Option<Moved>>,
+    /// Live, every item's lifecycle of the selected sequence (seed 002's organs).
+    pub items: Option<Items>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -151,6 +156,9 @@ pub struct Model {
     pub derived: Derived,
     /// Deep-state values read directly from the files (live mode), by reader name.
     pub live_facts: BTreeMap<String, Deep>,
+    /// Each item's facts read from its files (live, a chart with `[each]`), and how many were
+    /// left out.
+    pub live_items: Option<(Vec<crate::store::reader_each::Item>, usize)>,
     pub malformed: u64,
     pub mode: Mode,
     pub focus: Focus,
@@ -212,6 +220,7 @@ impl Model {
             loading: false,
             derived: Derived::default(),
             live_facts: BTreeMap::new(),
+            live_items: None,
             malformed: 0,
             mode: Mode::Live,
             focus: Focus::Timeline,
@@ -353,9 +362,10 @@ impl Model {
     pub fn recompute(&mut self) {
         self.selected = self.selected.min(self.seqs.len().saturating_sub(1));
         let fold = self.shown();
-        let snaps: Vec<Snapshot> = (0..self.seqs.len())
+        let mut snaps: Vec<Snapshot> = (0..self.seqs.len())
             .filter_map(|i| fold.snapshot(&self.seqs, i))
             .collect();
+        let moved = self.settle_live(&mut snaps);
         let status = self
             .seqs
             .iter()
@@ -369,12 +379,56 @@ impl Model {
             }
             _ => None,
         };
+        let items = self
+            .live_items
+            .as_ref()
+            .filter(|_| self.mode == Mode::Live)
+            .and_then(|(sampled, left_out)| {
+                let (seq, snap) = (self.seqs.get(self.selected)?, snaps.get(self.selected)?);
+                now::items_of(&seq.machine, snap, sampled, *left_out)
+            });
         self.derived = Derived {
             at,
             snaps,
             status,
             graph,
+            moved,
+            items,
         };
+    }
+
+    /// Live, the files' values step what the records left (what the hook would decide now):
+    /// per sequence, what they moved.
+    fn settle_live(&self, snaps: &mut [Snapshot]) -> Vec<Option<Moved>> {
+        if self.mode != Mode::Live || self.live_facts.is_empty() {
+            return Vec::new();
+        }
+        self.seqs
+            .iter()
+            .zip(snaps.iter_mut())
+            .map(|(seq, snap)| {
+                let chart = &seq.machine.chart;
+                let fresh: Facts = chart
+                    .readers
+                    .iter()
+                    .filter_map(|r| {
+                        Some((r.name.clone(), self.live_facts.get(&r.name)?.value.clone()))
+                    })
+                    .collect();
+                let changed = now::settle(&seq.machine, snap, &fresh)?;
+                Some(Moved::of(chart, &changed, |r| {
+                    (
+                        None,
+                        self.live_facts.get(&r.name).and_then(|d| d.changed_ts),
+                    )
+                }))
+            })
+            .collect()
+    }
+
+    /// What the files moved the selected sequence to, live.
+    pub fn moved(&self) -> Option<&Moved> {
+        self.derived.moved.get(self.selected)?.as_ref()
     }
 
     /// Deep-state readers of the selected sequence with their values: live file reads when

@@ -297,6 +297,10 @@ pub fn feed_config(
             .map(|s| (s.name.clone(), s.machine.fingerprint.clone()))
             .collect(),
         search_dirs: machines_search_dirs(opts.project.as_deref(), &opts.state),
+        each: seqs.iter().find_map(|s| {
+            let c = &s.machine.chart;
+            Some((c.each.clone()?, c.readers.clone()))
+        }),
         readers,
         vars: ReaderVars::new(&env, opts.project.as_deref(), Some(&opts.state)),
         project: opts.project.as_ref().map(|p| p.display().to_string()),

@@ -41,6 +41,9 @@ pub enum Msg {
         facts: Facts,
         now: i64,
     },
+    /// Each item's facts (seed 002's organs) read from their files, and how many items were
+    /// left out.
+    Items(Vec<crate::store::reader_each::Item>, usize),
     Sessions(Vec<SessionEntry>),
     Themes(Vec<String>),
     /// The time (unix ms).
@@ -121,6 +124,12 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
                     );
                 }
             }
+            // The files may move the state before the next record does.
+            m.recompute();
+        }
+        Msg::Items(items, left_out) => {
+            m.live_items = Some((items, left_out));
+            m.recompute();
         }
         Msg::Sessions(list) => {
             m.sessions = list;

@@ -12,6 +12,7 @@ mod everyday;
 mod failed_calls;
 mod failures;
 mod file_size;
+mod files_move;
 mod fixtures;
 mod foreign_reads;
 mod mcp_servers;

@@ -209,3 +209,69 @@ fn every_listed_tool_answers_over_stdio() {
         }
     }
 }
+
+/// A waypoint journey that became active between hook events: the MCP `status` says what the
+/// hook would decide now, marked as moved by files, in the words `seed status` prints.
+#[test]
+fn status_shows_what_the_files_moved_as_the_cli_does() {
+    let home = tempfile::tempdir().unwrap();
+    let heaven = home.path().join("heaven");
+    let heaven_s = heaven.display().to_string();
+    for (i, tool) in [
+        "mcp__seed__who_am_i",
+        "mcp__seed__what_do_i_do",
+        "mcp__starlog__check",
+        "mcp__starlog__orient",
+        "mcp__starship__fly",
+        "mcp__waypoint__start_waypoint_journey",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let payload = json!({
+            "session_id": SESSION, "transcript_path": "", "cwd": home.path(),
+            "hook_event_name": "PostToolUse", "tool_name": tool, "tool_input": {},
+            "tool_use_id": format!("toolu_{i}"), "tool_response": "ok"
+        });
+        stdout_of(
+            seed(home.path())
+                .env("HEAVEN_DATA_DIR", &heaven)
+                .arg("hook")
+                .write_stdin(payload.to_string()),
+        );
+    }
+    std::fs::create_dir_all(heaven.join("waypoints")).unwrap();
+    std::fs::write(
+        heaven.join("waypoints/parser.json"),
+        r#"{"status":"active"}"#,
+    )
+    .unwrap();
+
+    let mut c = Client::start_with(
+        home.path(),
+        Some(SESSION),
+        &[("HEAVEN_DATA_DIR", Some(&heaven_s))],
+    );
+    let mcp = text(&c.call("status", json!({})));
+    let cli = cli_view(seed(home.path()).env("HEAVEN_DATA_DIR", &heaven).args([
+        "status",
+        "--session",
+        SESSION,
+    ]));
+    // The first line says when the file changed, in whole seconds: the rest is the same.
+    let (mcp_moved, mcp_rest) = mcp.split_once('\n').unwrap();
+    let (cli_moved, cli_rest) = cli.split_once('\n').unwrap();
+    for line in [mcp_moved, cli_moved] {
+        assert!(
+            line.starts_with("moved by files: parser.json changed "),
+            "{line}\n{mcp}"
+        );
+    }
+    assert_eq!(mcp_rest.trim_end(), cli_rest.trim_end());
+    assert!(cli_rest.contains("waypoint_active_learning"), "{cli}");
+    let json = c.structured("status", json!({}));
+    assert_eq!(
+        json["moved_by_files"]["files"][0]["readers"],
+        json!(["waypoint_status"])
+    );
+}

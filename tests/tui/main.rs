@@ -8,6 +8,7 @@ mod demo;
 mod docs_images;
 mod e2e;
 mod feed;
+mod files_move;
 mod interaction;
 mod notifications;
 mod pick;

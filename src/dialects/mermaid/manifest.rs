@@ -11,12 +11,14 @@ use super::assembly::Assembly;
 use super::bindings;
 use super::label;
 pub(super) use super::manifest_toml::{BindToml, EdgeToml, PolicyToml, ReturnToml};
-use super::manifest_toml::{Manifest, ReaderToml};
+use super::manifest_toml::{EachToml, Manifest, ReaderToml};
 use super::parse_file;
 use super::returns;
 use crate::dialects::locate::line_col_of_offset;
 use crate::dialects::{LoadError, Loaded};
-use crate::engine::ir::{ListOp, ReaderDecl, ReaderKind, Span, StateId, StateKind};
+use crate::engine::ir::{
+    Each, EachProgress, ListOp, ReaderDecl, ReaderKind, Span, StateId, StateKind,
+};
 use crate::engine::lint::Severity;
 use crate::engine::pattern::Pattern;
 use crate::engine::tool_name::server_name_problem;
@@ -263,7 +265,48 @@ fn settings(cx: &Cx, m: &Manifest, a: &mut Assembly) -> Result<(), LoadError> {
     for (name, r) in &m.readers {
         chart.readers.push(reader(cx, name, r)?);
     }
+    if let Some(e) = &m.each {
+        chart.each = Some(each(cx, e, &chart.readers)?);
+    }
     Ok(())
+}
+
+/// The `[each]` table: the items (seed 002's organs) and how their readers read per item.
+fn each(cx: &Cx, e: &Spanned<EachToml>, readers: &[ReaderDecl]) -> Result<Each, LoadError> {
+    let et = e.get_ref();
+    check_path_vars(et.path.get_ref())
+        .map_err(|m| cx.at(et.path.span(), format!("`each`: {m}")))?;
+    let mut paths = std::collections::BTreeMap::new();
+    for (name, p) in &et.paths {
+        if !readers.iter().any(|r| &r.name == name) {
+            return Err(cx.at(p.span(), format!("`each.paths`: no reader `{name}`")));
+        }
+        check_path_vars(&p.get_ref().replace("${EACH_PATH}", "")).map_err(|m| {
+            cx.at(
+                p.span(),
+                format!("`each.paths.{name}`: {m} or ${{EACH_PATH}}"),
+            )
+        })?;
+        paths.insert(name.clone(), p.get_ref().clone());
+    }
+    let progress = et.progress.as_ref().map(|p| EachProgress {
+        done: p.done.clone(),
+        of: p.of.clone(),
+        label: p.label.clone(),
+    });
+    for r in progress.iter().flat_map(|p| [&p.done, &p.of]) {
+        if !readers.iter().any(|d| &d.name == r) {
+            return Err(cx.at(e.span(), format!("`each.progress`: no reader `{r}`")));
+        }
+    }
+    Ok(Each {
+        name: et.name.clone(),
+        path: et.path.get_ref().clone(),
+        pointer: et.pointer.clone(),
+        narrow: et.narrow.clone(),
+        paths,
+        progress,
+    })
 }
 
 /// A `[readers.NAME]` table: what the host reads, where.

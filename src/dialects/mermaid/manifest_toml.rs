@@ -45,6 +45,29 @@ pub(super) struct Manifest {
     pub(super) policy: Vec<Spanned<PolicyToml>>,
     #[serde(default)]
     pub(super) lint: LintToml,
+    /// One lifecycle per item of a state file's list (seed 002: per organ).
+    pub(super) each: Option<Spanned<EachToml>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct EachToml {
+    pub(super) name: String,
+    pub(super) path: Spanned<String>,
+    pub(super) pointer: String,
+    #[serde(default)]
+    pub(super) narrow: BTreeMap<String, String>,
+    #[serde(default)]
+    pub(super) paths: BTreeMap<String, Spanned<String>>,
+    pub(super) progress: Option<EachProgressToml>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct EachProgressToml {
+    pub(super) done: String,
+    pub(super) of: String,
+    pub(super) label: String,
 }
 
 #[derive(Deserialize)]

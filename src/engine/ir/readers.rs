@@ -1,6 +1,8 @@
 //! Deep-state readers: what the host reads (a JSON value, a list aggregate, a file, a program
 //! on `PATH`) and passes to `step` as facts.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -93,4 +95,36 @@ impl ReaderKind {
             ReaderKind::OnPath { program } => program,
         }
     }
+}
+
+/// One lifecycle per item of a list a state file keeps (seed 002: one per organ of
+/// `dna.json`'s blueprint): the host runs the chart once per item, the readers of that file
+/// reading it narrowed to the item.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Each {
+    /// What an item is called (`organ`).
+    pub name: String,
+    /// The file (a reader path) and the object whose keys, or the list whose strings, are
+    /// the items.
+    pub path: String,
+    pub pointer: String,
+    /// Lists of the file kept per item: pointer → the field of an entry that names its item
+    /// (empty: the entry is the name), e.g. `/failures` → `/module_name`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub narrow: BTreeMap<String, String>,
+    /// Readers of other files, per item: reader → its path for one item, where `${EACH_PATH}`
+    /// is the item with its dots as folders (a Python module's file).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub paths: BTreeMap<String, String>,
+    /// The whole's progress: the readers of what is done and of how much there is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progress: Option<EachProgress>,
+}
+
+/// `done` of `of` `label`: `1 of 2 goals achieved`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EachProgress {
+    pub done: String,
+    pub of: String,
+    pub label: String,
 }
