@@ -5,14 +5,15 @@
 use ascii_dag::{Graph, RenderOptions};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::Line;
-use ratatui::widgets::{Paragraph, Widget};
 
 use crate::engine::ir::Trigger;
 use crate::engine::{Machine, Snapshot, StateId};
 
-use super::common::{Chrome, frame, line, plain_if_ascii};
+use super::common::{Chrome, glyphs, line, plain_if_ascii};
 use super::model::{Focus, Model};
+use super::pane::{self, Pane};
 use super::sanitize;
 use super::statechart::{Mark, is_current, mark};
 use super::theme::{Role, Theme};
@@ -77,12 +78,20 @@ fn child_of(m: &Machine, ancestor: StateId, id: StateId) -> Option<StateId> {
     }
 }
 
+/// Longest node label (a longer one ends in `…`).
+const LABEL_CHARS: usize = 30;
+
 /// Lay out the children of `parent` and the transitions between them.
 pub fn draw(m: &Machine, parent: StateId, ascii: bool) -> Drawn {
     let kids = &m.chart.state(parent).children;
     let labels: Vec<String> = kids
         .iter()
-        .map(|k| sanitize::clean(&m.chart.state(*k).label, 28))
+        .map(|k| {
+            sanitize::clean(
+                &super::common::as_called(&m.chart.state(*k).label),
+                LABEL_CHARS,
+            )
+        })
         .collect();
     let mut g = Graph::new();
     for (i, l) in labels.iter().enumerate() {
@@ -152,74 +161,154 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Ch
         }
         _ => None,
     };
-    let title = match &drawn {
-        Some((d, ..)) => format!("graph {} {}", if ascii { ">" } else { "▸" }, d.title),
-        None => "graph".to_string(),
-    };
-    let block = frame(
-        line(title, theme.style(Role::Title)),
-        focused,
-        theme,
-        chrome,
-    );
-    let inner = block.inner(area);
-    block.render(area, buf);
     let Some((d, machine, snap)) = drawn else {
         let text = m.status().map_or("no sequence".to_string(), |s| {
             plain_if_ascii(theme, &s.breadcrumb)
         });
-        Paragraph::new(line(text, theme.style(Role::Muted))).render(inner, buf);
+        let p = Pane::scrolled(
+            line("graph", theme.style(Role::Title)),
+            focused,
+            vec![pane::note(&text, theme)],
+            0,
+            1,
+        );
+        pane::draw(p, area, buf, theme, chrome);
         return;
     };
-    // Shift the picture so the current node is inside the region.
+    let inner = pane::inner(area, chrome);
     let cur = d
         .nodes
         .iter()
-        .find(|(id, ..)| is_current(machine, snap, *id));
-    let (w, h) = (inner.width as usize, inner.height as usize);
-    let width = d.lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-    let (dx, dy) = match cur {
-        Some(&(_, x, y, nw)) => (
-            shift(x, nw, w, width),
-            shift(y, 1, h, d.lines.len()) + m.scroll.statechart,
-        ),
-        None => (0, m.scroll.statechart),
+        .find(|(id, ..)| is_current(machine, snap, *id))
+        .copied();
+    let view = View::of(d, cur, inner, m.scroll.statechart);
+    let title = format!(
+        "graph {} {}",
+        glyphs(theme).arrow,
+        plain_if_ascii(theme, &d.title)
+    );
+    let rows: Vec<Line<'static>> = (view.dy..(view.dy + view.h).min(d.lines.len()))
+        .map(|y| line(view.row(&d.lines[y]), theme.style(Role::Muted)))
+        .collect();
+    let p = Pane {
+        title: line(title, theme.style(Role::Title)),
+        focused,
+        above: view.dy,
+        below: d.lines.len().saturating_sub(view.dy + rows.len()),
+        rows,
+        highlight: None,
     };
-    let dy = dy.min(d.lines.len().saturating_sub(1));
-    let lines: Vec<Line> = d
-        .lines
-        .iter()
-        .skip(dy)
-        .take(h)
-        .map(|l| {
-            line(
-                l.chars().skip(dx).collect::<String>(),
-                theme.style(Role::Muted),
+    pane::draw(p, area, buf, theme, chrome);
+    for &(id, x, y, nw) in &d.nodes {
+        let current = cur.is_some_and(|c| c.0 == id);
+        style_node(
+            buf,
+            theme,
+            inner,
+            &view,
+            (x, y, nw),
+            node_role(machine, snap, id, current),
+        );
+        if current {
+            // Marked in text too, not only by colour: the active marker opens the node.
+            view.put(
+                buf,
+                inner,
+                (x, y),
+                &theme.symbols.markers.active,
+                theme.style(Role::StatechartCurrent),
+            );
+        }
+    }
+}
+
+fn node_role(machine: &Machine, snap: &Snapshot, id: StateId, current: bool) -> Role {
+    match (current, mark(machine, snap, id)) {
+        (true, _) => Role::StatechartCurrent,
+        (_, Mark::Active) => Role::Accent,
+        (_, Mark::Done) => Role::StatechartDone,
+        (_, Mark::Failed) => Role::StatechartFailed,
+        (_, Mark::NotReached) => Role::StatechartNode,
+    }
+}
+
+/// The part of the picture in view: `dx` columns and `dy` rows in, `w`×`h` cells.
+struct View {
+    dx: usize,
+    dy: usize,
+    w: usize,
+    h: usize,
+}
+
+impl View {
+    /// Centred on the current node when the picture is wider or taller than the region (the
+    /// rows scrolled by `scroll` below that).
+    fn of(
+        d: &Drawn,
+        cur: Option<(StateId, usize, usize, usize)>,
+        inner: Rect,
+        scroll: usize,
+    ) -> View {
+        let (w, h) = (inner.width as usize, inner.height as usize);
+        let width = d.lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+        let (dx, dy) = match cur {
+            Some((_, x, y, nw)) => (shift(x, nw, w, width), shift(y, 1, h, d.lines.len())),
+            None => (0, 0),
+        };
+        let dy = (dy + scroll).min(d.lines.len().saturating_sub(h.max(1)));
+        View { dx, dy, w, h }
+    }
+
+    /// One row of the picture in view; a row cut on the left or the right says so with `…`.
+    fn row(&self, full: &str) -> String {
+        let chars: Vec<char> = full.chars().collect();
+        let end = (self.dx + self.w).min(chars.len());
+        let mut shown: Vec<char> = chars
+            .get(self.dx..end)
+            .map(<[char]>::to_vec)
+            .unwrap_or_default();
+        let drawn = |c: &char| !c.is_whitespace();
+        if self.dx > 0 && chars[..self.dx.min(chars.len())].iter().any(drawn) && !shown.is_empty() {
+            shown[0] = '…';
+        }
+        if chars.len() > end && chars[end..].iter().any(drawn) && !shown.is_empty() {
+            let last = shown.len() - 1;
+            shown[last] = '…';
+        }
+        shown.into_iter().collect()
+    }
+
+    /// Where picture cell (`x`, `y`) is on screen, if in view.
+    fn cell(&self, inner: Rect, (x, y): (usize, usize)) -> Option<(u16, u16)> {
+        let inside = x >= self.dx && x < self.dx + self.w && y >= self.dy && y < self.dy + self.h;
+        inside.then(|| {
+            (
+                inner.x + (x - self.dx) as u16,
+                inner.y + (y - self.dy) as u16,
             )
         })
-        .collect();
-    Paragraph::new(lines).render(inner, buf);
-    for &(id, x, y, nw) in &d.nodes {
-        let role = match (is_current(machine, snap, id), mark(machine, snap, id)) {
-            (true, _) => Role::StatechartCurrent,
-            (_, Mark::Active) => Role::Accent,
-            (_, Mark::Done) => Role::StatechartDone,
-            (_, Mark::Failed) => Role::StatechartFailed,
-            (_, Mark::NotReached) => Role::StatechartNode,
-        };
-        if y < dy || y - dy >= h || x + nw <= dx {
-            continue;
+    }
+
+    fn put(&self, buf: &mut Buffer, inner: Rect, at: (usize, usize), symbol: &str, style: Style) {
+        if let Some(c) = self.cell(inner, at) {
+            buf[c].set_symbol(symbol).set_style(style);
         }
-        let x0 = x.saturating_sub(dx);
-        let cut = dx.saturating_sub(x);
-        let cells = (nw - cut).min(w.saturating_sub(x0));
-        let r = Rect::new(
-            inner.x + x0 as u16,
-            inner.y + (y - dy) as u16,
-            cells as u16,
-            1,
-        );
-        buf.set_style(r, theme.style(role));
+    }
+}
+
+/// Colour a node's cells that are in view.
+fn style_node(
+    buf: &mut Buffer,
+    theme: &Theme,
+    inner: Rect,
+    view: &View,
+    (x, y, nw): (usize, usize, usize),
+    role: Role,
+) {
+    for cx in x..x + nw {
+        if let Some(c) = view.cell(inner, (cx, y)) {
+            buf[c].set_style(theme.style(role));
+        }
     }
 }
 

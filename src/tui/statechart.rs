@@ -67,80 +67,88 @@ pub fn is_current(machine: &Machine, snap: &Snapshot, id: StateId) -> bool {
     snap.is_active(id) && machine.chart.state(id).is_atomic_like() && !machine.is_monitor(id)
 }
 
-/// The outline of the whole chart, in document order.
+/// The outline of the whole chart, in document order; once the sequence has `ended`, the steps
+/// of each level it never reached (branches not taken) are grouped after the ones it took.
 pub fn outline(
     machine: &Machine,
     snap: &Snapshot,
     next: Option<&str>,
     g: &Glyphs,
+    ended: bool,
 ) -> Vec<TreeLine> {
-    let mut out = Vec::new();
-    let root = machine.chart.root();
-    let n = root.children.len();
-    for (i, &c) in root.children.iter().enumerate() {
-        walk(
-            machine,
-            snap,
-            c,
-            String::new(),
-            i + 1 == n,
-            next,
-            g,
-            &mut out,
-        );
-    }
-    out
+    let mut w = Walk {
+        m: machine,
+        snap,
+        next,
+        g,
+        ended,
+        out: Vec::new(),
+    };
+    w.children(StateId::ROOT, "");
+    w.out
 }
 
-#[allow(clippy::too_many_arguments)]
-fn walk(
-    m: &Machine,
-    snap: &Snapshot,
-    id: StateId,
-    indent: String,
-    last: bool,
-    next: Option<&str>,
-    g: &Glyphs,
-    out: &mut Vec<TreeLine>,
-) {
-    let st = m.chart.state(id);
-    let current = is_current(m, snap, id);
-    // A step named after its call (the master dialect's `giint.respond`) needs no hint; others
-    // show the call as the agent makes it, with the session's values.
-    let named_so = st
-        .activity
-        .as_ref()
-        .is_some_and(|a| [&st.label, &st.name].contains(&&a.to_string()));
-    let activity = match named_so {
-        true => String::new(),
-        false => m.activity_call(id, Some(snap)).unwrap_or_default(),
-    };
-    let hint = match (current, next) {
-        (true, Some(n)) => format!("next: {n}"),
-        _ if !activity.is_empty() && activity != st.label && activity != st.name => activity,
-        _ => String::new(),
-    };
-    out.push(TreeLine {
-        id,
-        guides: format!("{indent}{}", if last { g.last } else { g.branch }),
-        mark: mark(m, snap, id),
-        label: sanitize::clean(&st.label, 60),
-        names_call: names_call(m, id, &st.label),
-        current,
-        choice: matches!(st.kind, StateKind::Choice),
-        parallel: matches!(st.kind, StateKind::Parallel),
-        in_loop: snap.is_active(id)
-            && m.intervals
-                .in_loop
-                .get(id.index())
-                .copied()
-                .unwrap_or(false),
-        hint: sanitize::clean(&hint, 60),
-    });
-    let child_indent = format!("{indent}{}", if last { g.blank } else { g.pipe });
-    let n = st.children.len();
-    for (i, &c) in st.children.iter().enumerate() {
-        walk(m, snap, c, child_indent.clone(), i + 1 == n, next, g, out);
+/// What the outline's walk reads, and the lines it writes.
+struct Walk<'a> {
+    m: &'a Machine,
+    snap: &'a Snapshot,
+    next: Option<&'a str>,
+    g: &'a Glyphs,
+    ended: bool,
+    out: Vec<TreeLine>,
+}
+
+impl Walk<'_> {
+    /// The children of `id`, in document order (untaken ones last once the sequence ended).
+    fn children(&mut self, id: StateId, indent: &str) {
+        let mut kids = self.m.chart.state(id).children.clone();
+        if self.ended {
+            kids.sort_by_key(|k| mark(self.m, self.snap, *k) == Mark::NotReached);
+        }
+        let n = kids.len();
+        for (i, c) in kids.into_iter().enumerate() {
+            self.state(c, indent, i + 1 == n);
+        }
+    }
+
+    fn state(&mut self, id: StateId, indent: &str, last: bool) {
+        let (m, snap, g) = (self.m, self.snap, self.g);
+        let st = m.chart.state(id);
+        let current = is_current(m, snap, id);
+        // A step named after its call (the master dialect's `giint.respond`) needs no hint;
+        // others show the call as the agent makes it, with the session's values.
+        let named_so = st
+            .activity
+            .as_ref()
+            .is_some_and(|a| [&st.label, &st.name].contains(&&a.to_string()));
+        let activity = match named_so {
+            true => String::new(),
+            false => m.activity_call(id, Some(snap)).unwrap_or_default(),
+        };
+        let hint = match (current, self.next) {
+            (true, Some(n)) => format!("next: {n}"),
+            _ if !activity.is_empty() && activity != st.label && activity != st.name => activity,
+            _ => String::new(),
+        };
+        self.out.push(TreeLine {
+            id,
+            guides: format!("{indent}{}", if last { g.last } else { g.branch }),
+            mark: mark(m, snap, id),
+            label: sanitize::clean(&st.label, 60),
+            names_call: names_call(m, id, &st.label),
+            current,
+            choice: matches!(st.kind, StateKind::Choice),
+            parallel: matches!(st.kind, StateKind::Parallel),
+            in_loop: snap.is_active(id)
+                && m.intervals
+                    .in_loop
+                    .get(id.index())
+                    .copied()
+                    .unwrap_or(false),
+            hint: sanitize::clean(&hint, 60),
+        });
+        let child_indent = format!("{indent}{}", if last { g.blank } else { g.pipe });
+        self.children(id, &child_indent);
     }
 }
 
@@ -199,7 +207,10 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Ch
     let g = glyphs(theme);
     // The next call as the agent makes it (`Skill(skill="hope:consult")`, `mcp__s__t`).
     let next = st.next.as_ref().map(|n| n.tool.as_str());
-    let tree = outline(&seq.machine, snap, next, &g);
+    // Once the sequence has ended, a step it never reached was a branch not taken, not work
+    // left: it gets its own mark, said on the breadcrumb row.
+    let ended = st.progress.done || st.progress.ended.is_some();
+    let tree = outline(&seq.machine, snap, next, &g, ended);
     // The header already names the sequence; the path below it is what matters.
     let name = &seq.machine.chart.name;
     let crumb = st
@@ -211,9 +222,6 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer, chrome: Ch
         false => crumb.to_string(),
     };
     let crumb = plain_if_ascii(theme, &crumb);
-    // Once the sequence has ended, a step it never reached was a branch not taken, not work
-    // left: it gets its own mark, said on the breadcrumb row.
-    let ended = st.progress.done || st.progress.ended.is_some();
     let mut lines = vec![Line::from(vec![
         Span::styled(
             match ended {

@@ -402,3 +402,34 @@ fn the_new_keys_are_in_help_and_work_in_live_and_replay_alike() {
     }
     let _ = draw_with(&m, &theme("ascii"), 40, 20);
 }
+
+#[test]
+fn the_graph_centres_on_the_current_node_marks_it_in_text_and_marks_its_cuts() {
+    let mut m = live(&common::walks::compound_intelligence());
+    typed(&mut m, "g");
+    let active = theme("default").symbols.markers.active.clone();
+    for (w, h) in SIZES {
+        let buf = draw_with(&m, &theme("default"), w, h);
+        let r = layout::compute(buf.area, &m).graph.expect("the graph");
+        let region: Vec<String> = (r.y..r.bottom())
+            .map(|y| (r.x..r.right()).map(|x| buf[(x, y)].symbol()).collect())
+            .collect();
+        let t = region.join("\n");
+        assert!(
+            t.contains(&format!("{active}mcp__")),
+            "{w}x{h}: the current node opens with {active}\n{t}"
+        );
+        let d = &m.derived.graph.as_ref().expect("graph").unicode;
+        let widest = d.lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+        if widest > r.width as usize - 2 {
+            assert!(t.contains('…'), "{w}x{h}: a cut row says so\n{t}");
+        }
+    }
+    three_sizes("graph_current", &m);
+    let ascii = crate::usability::rows(&draw_with(&m, &theme("ascii"), 80, 24)).join("\n");
+    assert!(ascii.contains("*mcp__"), "{ascii}");
+    assert!(
+        ascii.contains("..."),
+        "the ASCII theme cuts with ...\n{ascii}"
+    );
+}

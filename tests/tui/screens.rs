@@ -300,7 +300,7 @@ fn focused_graph_40x20_and_80x24() {
     // The current node is restyled in place in the graph too.
     let want = th.style(Role::StatechartCurrent);
     for buf in [&narrow, &standard] {
-        let at = find(buf, "[waypoint.navigate").expect("current node in the graph");
+        let at = find(buf, "●mcp__waypoint__navigate").expect("current node in the graph, marked");
         assert_eq!(style_at(buf, (at.0 + 1, at.1)).bg, want.bg);
     }
 }

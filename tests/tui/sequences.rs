@@ -71,10 +71,10 @@ fn region(m: &Model, w: u16, h: u16, pick: fn(&Regions) -> Option<Rect>) -> Stri
 
 const SIZES: [(u16, u16); 4] = [(40, 20), (80, 24), (120, 40), (160, 48)];
 
-/// The snapshots of a walk's end, at the side pane and at 120×40.
+/// The snapshots of a walk's end: the side pane, 80×24 and 120×40.
 fn snapshots(s: &Script) -> Model {
     let m = model(s);
-    for (w, h) in [(40, 20), (120, 40)] {
+    for (w, h) in [(40, 20), (80, 24), (120, 40)] {
         let name = format!("{}_{w}x{h}", s.sequence);
         insta::assert_snapshot!(name, screen(&m, w, h));
     }

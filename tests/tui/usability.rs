@@ -500,6 +500,11 @@ fn branches_not_taken_are_shown_as_such_at_the_end() {
             "{w}x{h}: a step left unreached at the end reads as unfinished\n{t}"
         );
         assert!(t.contains("not taken"), "{w}x{h}\n{t}");
+        // Grouped: the steps taken first, the untaken branch after them.
+        let chart = region(&m, w, h, |r| r.statechart);
+        let lines: Vec<&str> = chart.lines().collect();
+        let row = |mark: &str| lines.iter().rposition(|l| l.contains(&format!("─{mark} ")));
+        assert!(row("◌") > row("●"), "{w}x{h}\n{chart}");
     }
     three_sizes("branches_not_taken", &m);
 }
