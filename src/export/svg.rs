@@ -78,17 +78,26 @@ fn backgrounds(out: &mut String, y: u16, row: &[(Glyph<'_>, Paint)], palette: &P
     }
 }
 
-/// Underline and strike-through as thin rects, so they also show under spaces and stay on grid.
+/// Rows of pixels from the bottom of a cell where an underline (and an underscore) starts.
+const RULE_FROM_BOTTOM: u32 = 3;
+/// Its thickness: two whole pixels, so it reads at 1× (the font's underscore is under one
+/// pixel thick and lands between pixel rows, a faint smear).
+const RULE_THICKNESS: u32 = 2;
+
+/// Underline and strike-through as rects, so they also show under spaces and stay on grid; an
+/// underscore gets the same solid rule over its glyph (the text keeps the character).
 fn decorations(out: &mut String, y: u16, row: &[(Glyph<'_>, Paint)]) {
     let top = u32::from(y) * CELL_HEIGHT;
     for (glyph, paint) in row {
         let x = u32::from(glyph.col) * CELL_WIDTH;
         let w = u32::from(glyph.width) * CELL_WIDTH;
-        if let Some(colour) = paint.underline {
+        let underscore = glyph.text.as_ref() == "_" && !paint.hidden;
+        let rule = paint.underline.or(underscore.then_some(paint.fg));
+        if let Some(colour) = rule {
             let _ = writeln!(
                 out,
-                "<rect x=\"{x}\" y=\"{}\" width=\"{w}\" height=\"1\" fill=\"{}\"/>",
-                top + CELL_HEIGHT - 2,
+                "<rect x=\"{x}\" y=\"{}\" width=\"{w}\" height=\"{RULE_THICKNESS}\" fill=\"{}\"/>",
+                top + CELL_HEIGHT - RULE_FROM_BOTTOM,
                 colour.hex()
             );
         }

@@ -220,7 +220,7 @@ fn bold_italic_and_underline_are_drawn() {
     assert!(svg.contains("font-style=\"italic\">i<"), "{svg}");
     // Underline is a rect under the cell, so even an underlined space shows it.
     assert!(
-        svg.contains("<rect x=\"18\" y=\"15\" width=\"9\" height=\"1\""),
+        svg.contains("<rect x=\"18\" y=\"14\" width=\"9\" height=\"2\""),
         "{svg}"
     );
     let html = String::from_utf8(render(&buf, &theme, Format::Html).expect("html")).expect("utf-8");

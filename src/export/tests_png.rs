@@ -136,3 +136,19 @@ fn bold_text_is_drawn_with_the_bold_face() {
         "bold should carry visibly more ink"
     );
 }
+
+#[test]
+fn an_underscore_is_a_solid_rule_at_one_to_one() {
+    // `mcp__starlog__orient` read as `mcp  starlog  orient` when the font's hairline underscore
+    // fell between pixel rows: two full rows of the text's colour under each underscore.
+    let image = white_on_black(&["a__b"]);
+    for col in [1, 2] {
+        let lit = (0..CELL_HEIGHT)
+            .filter(|&y| (0..CELL_WIDTH).all(|x| image.at(col * CELL_WIDTH + x, y) == 255))
+            .count();
+        assert!(lit >= 2, "column {col}: {lit} fully lit pixel rows");
+    }
+    // Joined: no dark gap between the two underscores.
+    let y = CELL_HEIGHT - 2;
+    assert!((CELL_WIDTH..3 * CELL_WIDTH).all(|x| image.at(x, y) == 255));
+}
