@@ -118,7 +118,10 @@ where
         let dir = dir
             .canonicalize()
             .map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
-        targets.insert(dir.join(name));
+        // A pattern's name (`*.json`) follows every file of its directory: a file created
+        // there after the watch began may be one it matches.
+        let glob = name.to_string_lossy().contains(['*', '?', '[']);
+        targets.insert(dir.join(if glob { ANY.as_ref() } else { name }));
         if !dirs.contains(&dir) {
             dirs.push(dir);
         }
@@ -151,9 +154,16 @@ fn split(path: &Path) -> Option<(&Path, &std::ffi::OsStr)> {
     Some((dir, name))
 }
 
+/// The target that stands for every file of a directory (a followed pattern's).
+const ANY: &str = "*";
+
 /// Whether an event may concern a followed path. Kinds are ignored on purpose.
 fn is_relevant(event: &notify::Event, targets: &HashSet<PathBuf>) -> bool {
-    event.need_rescan() || event.paths.is_empty() || event.paths.iter().any(|p| targets.contains(p))
+    event.need_rescan()
+        || event.paths.is_empty()
+        || event.paths.iter().any(|p| {
+            targets.contains(p) || p.parent().is_some_and(|d| targets.contains(&d.join(ANY)))
+        })
 }
 
 /// The slow-poll fallback: a thread that wakes every interval until its owner drops it.
@@ -213,6 +223,13 @@ mod tests {
         ));
         assert!(!is_relevant(&event(&["/s/other.jsonl"]), &targets));
         assert!(!is_relevant(&event(&["/t/log.jsonl"]), &targets));
+    }
+
+    #[test]
+    fn a_followed_pattern_wakes_for_any_file_of_its_directory() {
+        let targets: HashSet<PathBuf> = [PathBuf::from("/h/waypoints/*")].into();
+        assert!(is_relevant(&event(&["/h/waypoints/new.json"]), &targets));
+        assert!(!is_relevant(&event(&["/h/flights/new.json"]), &targets));
     }
 
     #[test]

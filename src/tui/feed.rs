@@ -144,7 +144,11 @@ fn run(
         .readers
         .iter()
         .filter_map(|r| readers::expand(r.kind.path(), &cfg.vars))
-        .flat_map(|p| readers::glob(&p))
+        .flat_map(|p| {
+            let mut found = readers::glob(&p);
+            found.extend(watchable(&p));
+            found
+        })
         .collect();
     let _reader_watch = (!reader_files.is_empty()).then(|| {
         let w = wake_tx.clone();
@@ -239,6 +243,14 @@ fn sample_files(
     });
     *last_facts = Some(facts);
     sent
+}
+
+/// A reader's path to watch besides the files it matches now, so a file created later wakes
+/// the feed at once: a pattern or a missing file whose directory exists (and is no pattern).
+fn watchable(path: &std::path::Path) -> Option<PathBuf> {
+    let dir = path.parent()?;
+    let plain = !dir.to_string_lossy().contains(['*', '?', '[']);
+    (plain && dir.is_dir() && !path.is_file()).then(|| path.to_path_buf())
 }
 
 fn new_tailer(path: &std::path::Path) -> Tailer {

@@ -183,3 +183,51 @@ fn appends_after_the_backlog_are_stepped_live() {
         Some(&seed::session::fold::fold(&machine, &records))
     );
 }
+
+/// A state file created after the dashboard started (a waypoint journey begun) wakes the feed
+/// through notify: the fallback poll is an hour here, so only the watch can tell it.
+#[test]
+fn a_state_file_created_later_wakes_the_feed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let heaven = dir.path().join("heaven");
+    std::fs::create_dir_all(heaven.join("waypoints")).expect("dir");
+    let machine = common::machine(common::SEQUENCE);
+    let cfg = FeedConfig {
+        generation: 1,
+        state: dir.path().join("state"),
+        session: SESSION.into(),
+        log: None,
+        known: Vec::new(),
+        use_cache: false,
+        search_dirs: Vec::new(),
+        readers: machine.chart.readers.clone(),
+        each: None,
+        vars: seed::store::readers::ReaderVars {
+            heaven_data_dir: Some(heaven.display().to_string()),
+            ..Default::default()
+        },
+        project: None,
+        follow_latest: false,
+        poll: Duration::from_secs(3600),
+    };
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let _feed = feed::spawn(cfg, tx).expect("feed");
+    let waypoint = |rx: &mut tokio::sync::mpsc::UnboundedReceiver<feed::Tagged>| {
+        let start = Instant::now();
+        loop {
+            assert!(start.elapsed() < Duration::from_secs(20), "no facts came");
+            match rx.try_recv() {
+                Ok((_, Msg::Facts { facts, .. })) => return facts["waypoint_status"].clone(),
+                Ok(_) => {}
+                Err(_) => std::thread::sleep(Duration::from_millis(5)),
+            }
+        }
+    };
+    assert_eq!(waypoint(&mut rx), serde_json::Value::Null);
+    std::fs::write(
+        heaven.join("waypoints/parser.json"),
+        r#"{"status":"active"}"#,
+    )
+    .expect("file");
+    assert_eq!(waypoint(&mut rx), serde_json::json!("active"));
+}
