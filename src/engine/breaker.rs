@@ -110,15 +110,11 @@ pub(crate) fn enforce(m: &Machine, snap: &mut Snapshot, ev: &Event, base: Verdic
         ..base
     };
     if escalated {
-        let whom = match v.denied_by.as_ref().and_then(|b| b.gate.as_deref()) {
-            Some(gate) => format!("by the \"{gate}\" checks"),
-            None => "here".into(),
-        };
-        let msg = format!(
-            "{} {} was denied {} times {whom}: stop retrying it and ask the user how to proceed.",
-            v.reason,
-            super::verdict::called(ev),
-            dl.limit
+        let msg = super::wording::verdict::escalated(
+            &v.reason,
+            &super::verdict::called(ev),
+            dl.limit,
+            v.denied_by.as_ref().and_then(|b| b.gate.as_deref()),
         );
         v.reason = msg.clone();
         match dl.fallback {

@@ -8,6 +8,7 @@ pub mod breaker;
 pub mod build;
 pub mod decode;
 pub mod event;
+pub mod explain;
 pub mod gates;
 pub mod graph;
 pub mod guard;
@@ -34,7 +35,7 @@ pub use machine::{Compiled, Machine};
 pub use pattern::Pattern;
 pub use progress::Progress;
 pub use snapshot::{Facts, Snapshot};
-pub use status::Status;
+pub use status::{Allowed, Status};
 pub use step::{Phase, StepReport};
 pub use verdict::{Decision, Verdict, VerdictKind};
 

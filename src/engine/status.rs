@@ -1,18 +1,25 @@
 //! The one view every face shows (CLI `status`, the TUI, prompt injection, MCP): computed here
 //! once, from the chart and the snapshot.
+#![warn(clippy::too_many_lines)] // Past 80 lines (clippy.toml) a function is split or says why.
+
+mod allowed;
+mod guidance;
+mod lists;
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::event::Event;
-use super::ir::{Outcome, StateId, StateKind, Trigger};
+use super::ir::{Enforcement, StateId, StateKind};
 use super::machine::Machine;
 use super::progress::Progress;
 use super::recovery::{NextStep, Recovery};
 use super::snapshot::Snapshot;
-use super::verdict::{current_label, objection};
+use super::verdict::current_label;
+
+pub use allowed::Allowed;
+pub use guidance::truncate_chars;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolRule {
@@ -34,7 +41,7 @@ pub struct Status {
     pub sequence: String,
     pub description: String,
     pub dialect: String,
-    pub enforcement: String,
+    pub enforcement: Enforcement,
     /// Keys of the active atomic states.
     pub current: Vec<String>,
     /// `root ▸ compound ▸ leaf`, regions joined with `∥`.
@@ -47,8 +54,8 @@ pub struct Status {
     pub step_is_call: bool,
     pub progress: Progress,
     /// Calls that are legal now: the expected ones first, then neutral tools and allow lists;
-    /// `["*"]` when any call is (a step that lets everything through).
-    pub allowed: Vec<String>,
+    /// any call at a step that lets everything through (`["*"]` in JSON).
+    pub allowed: Allowed,
     pub denied: Vec<ToolRule>,
     pub neutral: Vec<String>,
     pub next: Option<NextStep>,
@@ -89,85 +96,12 @@ impl Machine {
             let said = super::wording::failed_call_text(&f.call, f.error.as_deref());
             recovery.suggestions.insert(0, said);
         }
-        // Two next steps can be one call (a skill and its command): each call once.
-        let mut allowed: Vec<String> = Vec::new();
-        for n in &recovery.next {
-            if !allowed.contains(&n.tool) {
-                allowed.push(n.tool.clone());
-            }
-        }
-        // `allowed` and `neutral` are calls, as the agent makes them (a rule's alternatives
-        // each a call); `denied` names each rule's calls the same way, with who wrote it.
-        let (servers, plugins) = (self.seen_servers(snap), self.seen_plugins(snap));
-        let calls = |p| super::wording::calls_seen(p, &servers, &plugins);
-        let mut neutral: Vec<String> = Vec::new();
-        for c in chart.neutral.iter().flat_map(calls) {
-            if !neutral.contains(&c) {
-                neutral.push(c);
-            }
-        }
-        let mut refused: Vec<String> = Vec::new();
-        let mut denied = Vec::new();
-        for &sid in &snap.active {
-            let st = chart.state(sid);
-            // A deep-state constraint's list narrows what is allowed; it grants nothing.
-            let policies = || super::verdict::policies_now(self, snap, sid, None);
-            if !self.is_monitor(sid) {
-                for p in policies().flat_map(|p| &p.allow) {
-                    // A rule allowing a call the next steps already name is that call.
-                    let listed = recovery.next.iter().any(|n| {
-                        matches!(&chart.transitions[n.transition].trigger,
-                            Trigger::Event(t) if t.covers(p))
-                    });
-                    for s in calls(p).into_iter().filter(|_| !listed) {
-                        if !allowed.contains(&s) {
-                            allowed.push(s);
-                        }
-                    }
-                }
-            }
-            for p in policies().flat_map(|p| &p.deny) {
-                refused.extend(calls(p));
-                let rule = ToolRule {
-                    pattern: super::wording::as_calls_seen(p, &servers, &plugins),
-                    by: super::wording::state_in_tier(&st.label, &st.label, &self.tier(sid)),
-                };
-                // A chain of policies denies the same tool for several reasons: one rule.
-                if !denied.contains(&rule) {
-                    denied.push(rule);
-                }
-            }
-        }
-        for n in &neutral {
-            if !allowed.contains(n) {
-                allowed.push(n.clone());
-            }
-        }
-        allowed.retain(|a| !refused.contains(a) && !self.refused_now(snap, a));
-        // Neutral means let through: not a call a policy refuses now (a deep-state
-        // constraint's allow list narrows neutral calls too).
-        neutral.retain(|a| !refused.contains(a) && !self.refused_now(snap, a));
-        // A step that lets any call through (seed 001's BOUND `*`): any tool, not a list.
-        let any_call = self.atomic_active(snap).into_iter().any(|u| {
-            self.transitions_for(u).into_iter().any(|ti| {
-                let t = &chart.transitions[ti];
-                matches!(&t.trigger, Trigger::Event(p) if p.is_any_call())
-                    && t.guard
-                        .as_ref()
-                        .is_none_or(|g| super::guard::eval_ignoring_input(g, snap))
-            })
-        });
-        // A sequence that has ended gates nothing more (only a policy can still refuse), and
-        // one whose neutral list is `*` lets every call through that no policy refuses.
-        let all_neutral = chart.neutral.iter().any(|p| p.is_any_call());
-        if any_call || all_neutral || progress.ended.is_some() {
-            allowed = vec!["*".to_string()];
-        }
+        let lists = self.tool_lists(snap, &recovery, progress.ended.is_some());
         Status {
             sequence: chart.name.clone(),
             description: chart.description.clone(),
             dialect: chart.dialect.as_str().into(),
-            enforcement: chart.settings.enforcement.as_str().into(),
+            enforcement: chart.settings.enforcement,
             current: self
                 .atomic_active(snap)
                 .iter()
@@ -178,9 +112,9 @@ impl Machine {
             step_is_call: self.step_is_call(snap),
             next: recovery.next.first().cloned(),
             progress,
-            allowed,
-            denied,
-            neutral,
+            allowed: lists.allowed,
+            denied: lists.denied,
+            neutral: lists.neutral,
             recovery,
             halted: snap.halted,
             failed: snap.failed.map(|f| chart.state(f).label.clone()),
@@ -209,30 +143,6 @@ impl Machine {
             .filter(|s| !self.is_monitor(*s))
             .collect();
         !steps.is_empty() && steps.iter().all(|s| self.chart.state(*s).complete_on_entry)
-    }
-
-    /// An active state's policy refuses the plain tool name `name` (tier 1 ∩ tier 2). Entries
-    /// that carry input or are not tools (`/cmd`, `skill:…`, `Skill(…)`, globs) are kept as listed.
-    fn refused_now(&self, snap: &Snapshot, name: &str) -> bool {
-        if name.contains(['(', '*', '?', '[', ':']) || name.starts_with('/') {
-            return false;
-        }
-        let ev = Event::tool(name, serde_json::Value::Null);
-        let neutral = self.is_neutral(&ev);
-        snap.active
-            .iter()
-            .any(|&s| objection(self, snap, s, &ev, neutral).is_some())
-    }
-
-    fn tier(&self, id: StateId) -> String {
-        let mut cur = id;
-        while let Some(p) = self.chart.state(cur).parent {
-            if p == StateId::ROOT {
-                return self.chart.state(cur).label.clone();
-            }
-            cur = p;
-        }
-        self.chart.name.clone()
     }
 
     /// The configuration as a path: `hope ▸ loop ▸ wave_execution`, regions in `{a ∥ b}`.
@@ -283,70 +193,4 @@ impl Machine {
             _ => false,
         }
     }
-
-    /// The one-line guidance injected into prompts (≤ 300 characters). Calls are named as the
-    /// agent makes them (`mcp__seed__who_am_i`, `Skill(skill="hope:intent")`), as in every
-    /// refusal.
-    pub fn guidance_line(&self, snap: &Snapshot) -> String {
-        let st = self.status(snap);
-        let head = format!(
-            "[SEED SEQUENCE] \"{}\" · {}",
-            st.sequence,
-            super::wording::position(&st.step, st.step_is_call)
-        );
-        let failed = st
-            .progress
-            .ended
-            .as_ref()
-            .filter(|e| e.outcome == Outcome::Error);
-        let line = match failed {
-            // A failed ending is not "done": what to do instead, and how far it got.
-            Some(e) => {
-                let mut line = format!("{head} · ended in error at \"{}\"", e.ending);
-                if let Some(r) = &e.recovery {
-                    line.push_str(&format!(" · recovery: {r}"));
-                }
-                if let Some(n) = &st.next {
-                    line.push_str(&format!(" · next: {}", n.tool));
-                }
-                format!("{line} · highest {:.0}%", st.progress.highest)
-            }
-            None => {
-                let failed = st
-                    .failed_call
-                    .as_ref()
-                    .map(|f| match &f.error {
-                        Some(e) => format!(" · {} failed: {}", f.call, truncate_chars(e, 80)),
-                        None => format!(" · {} failed", f.call),
-                    })
-                    .unwrap_or_default();
-                let next = match (&st.next, st.progress.done) {
-                    (_, true) => "done".to_string(),
-                    (Some(n), _) if n.blocked_by.is_some() => {
-                        format!("{} (blocked by deep state)", n.tool)
-                    }
-                    (Some(n), _) => match self.unavailable(snap, &n.tool) {
-                        Some(u) => format!("{} ({})", n.tool, u.brief()),
-                        None => n.tool.clone(),
-                    },
-                    (None, _) if st.allowed == ["*"] => "any tool".to_string(),
-                    (None, _) => "—".to_string(),
-                };
-                format!(
-                    "{head}{failed} · next: {next} · {:.0}% done",
-                    st.progress.overall
-                )
-            }
-        };
-        truncate_chars(&line, 300)
-    }
-}
-
-pub fn truncate_chars(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
-    }
-    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
-    out.push('…');
-    out
 }

@@ -4,10 +4,12 @@
 //! This file holds the verdict and the gate and stop decisions; `objection` finds a state's
 //! refusal, `advice` words where the sequence is and what to do, `enforcement` applies the
 //! mode and the deadlock breaker.
+#![warn(clippy::too_many_lines)] // Past 80 lines (clippy.toml) a function is split or says why.
 
 mod advice;
 mod enforcement;
 mod objection;
+mod rule;
 
 use serde::{Deserialize, Serialize};
 
@@ -16,14 +18,17 @@ use super::event::Event;
 use super::ir::{Enforcement, OffPathPolicy, Outcome};
 use super::machine::Machine;
 use super::snapshot::Snapshot;
-use super::wording::ended_text;
-use super::wording::state_in_tier;
-use advice::{advice, where_now};
+use super::wording::verdict as words;
+use advice::advice;
 use enforcement::{active_mode, allow, decide, mode_for};
+pub(crate) use objection::Objection;
 
 pub use advice::current_label;
-pub(crate) use advice::{called, called_as_judged, tier_of};
-pub(crate) use objection::{first_objecting, first_objection, objection, policies_now};
+pub(crate) use advice::{called, called_as_judged, tier_of, where_now};
+pub(crate) use objection::{
+    all_objections, first_objecting, first_objection, objection, policies_now,
+};
+pub use rule::{Clause, Rule};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -74,7 +79,7 @@ pub struct DeniedBy {
     pub gate: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Verdict {
     pub kind: VerdictKind,
     pub decision: Decision,
@@ -89,6 +94,46 @@ pub struct Verdict {
     /// How many times in a row the same objection met this tool, this call included.
     pub repeat: u32,
     pub escalated: bool,
+    /// Which rule decided, as data (the log keeps the words, `reason`).
+    #[serde(skip)]
+    pub rule: Option<Rule>,
+}
+
+/// Verdicts that say the same are equal: `rule` is not recorded (the log keeps the words), so
+/// a verdict read back from a log equals the one that was made.
+impl PartialEq for Verdict {
+    fn eq(&self, o: &Self) -> bool {
+        self.said() == o.said()
+    }
+}
+
+/// What a verdict says: every field but `rule`.
+type Said<'a> = (
+    VerdictKind,
+    Decision,
+    Enforcement,
+    &'a str,
+    Option<&'a str>,
+    Option<&'a DeniedBy>,
+    Option<&'a str>,
+    u32,
+    bool,
+);
+
+impl Verdict {
+    fn said(&self) -> Said<'_> {
+        (
+            self.kind,
+            self.decision,
+            self.mode,
+            &self.reason,
+            self.warning.as_deref(),
+            self.denied_by.as_ref(),
+            self.next.as_deref(),
+            self.repeat,
+            self.escalated,
+        )
+    }
 }
 
 impl Verdict {
@@ -105,144 +150,180 @@ pub fn gate(m: &Machine, snap: &mut Snapshot, ev: &Event) -> Verdict {
 /// way to the refused one: a search of the graph) and `next` is unset. The state change is
 /// the same: folding a log needs only that, and the record already holds the reason given.
 pub(crate) fn gate_with(m: &Machine, snap: &mut Snapshot, ev: &Event, advise: bool) -> Verdict {
-    let chart = &m.chart;
-    let advice = |snap: &Snapshot| {
-        if advise {
-            advice(m, snap, ev)
-        } else {
-            (None, String::new(), None)
-        }
-    };
-    let aliases = &chart.aliases;
-    let tool = called_as_judged(m, ev);
     let neutral = m.is_neutral(ev);
-
     // 1. Policies of every active state intersect: any deny wins. A pattern with input
     //    matchers (`Bash(rm *)`, `odyssean_anchor(stage=init)`) covers only calls with that
     //    input, as in Claude Code's permission rules.
-    let denied_by = first_objecting(m, snap, ev, neutral).map(|o| {
-        let st = chart.state(o.state);
-        let mode = o.policy.enforcement.unwrap_or_else(|| mode_for(m, o.state));
-        let by = DeniedBy {
-            state: st.label.clone(),
-            tier: tier_of(m, o.state),
-            rule: o.rule,
-            gate: o.policy.gate.clone(),
-        };
-        (mode, o.policy.recovery.as_deref(), by)
-    });
-
-    if let Some((mode, recovery, by)) = denied_by {
-        let (next, next_text, _) = advice(snap);
-        let hint = recovery
-            .map(|r| m.fill_facts(r, snap))
-            // Said once: the advice may already quote it (what lifts a deep-state refusal).
-            .filter(|r| !next_text.contains(r.as_str()))
-            .map(|r| format!(" {r}"))
-            .unwrap_or_default();
-        let reason = format!(
-            "seed: {tool} is not allowed now — {} {}.{hint} {next_text}",
-            state_in_tier(&format!("\"{}\"", by.state), &by.state, &by.tier),
-            by.rule
-        );
-        return decide(
+    if let Some(o) = first_objecting(m, snap, ev, neutral) {
+        let r = policy_refusal(m, snap, ev, &o, advise);
+        let mut v = decide(
             m,
             snap,
             ev,
             VerdictKind::Deny,
-            mode,
-            reason.trim().to_string(),
-            Some(by),
-            next,
+            r.mode,
+            r.reason,
+            Some(r.by),
+            r.next,
         );
+        v.rule = Some(r.rule);
+        return v;
     }
-
-    // 2. Does it move the sequence?
-    let selected = m.select(snap, Some(ev));
-    if selected
-        .iter()
-        .any(|&t| !chart.transitions[t].targets.is_empty())
-    {
-        breaker::passed_gates(m, snap, ev);
-        return allow(VerdictKind::Advance, active_mode(m, snap), None);
-    }
-    // 3. Neutral: the neutral list, an allow list naming it, or a self-loop. Only the
-    //    workflow's own states grant this way: a deep-state constraint (seed 000 tier 2) only
-    //    narrows what the railroad allows, so a tool on its list that the railroad does not
-    //    expect stays off the path (tier 1 ∩ tier 2).
-    let allowed_by_list = snap.active.iter().any(|s| {
-        !m.is_monitor(*s)
-            && chart
-                .state(*s)
-                .policy
-                .allow
-                .iter()
-                .any(|p| p.matches(ev, aliases))
-    });
+    // 2. Does it move the sequence? 3. Or pass without moving it?
+    let passing = passes(m, snap, ev, neutral);
     // An allowed call forgives no refusal of its tool: refusals can depend on the input
     // (`Bash(rm *)`), and the state change a call makes resets the breaker (see `step`).
-    if neutral || allowed_by_list || !selected.is_empty() {
-        breaker::passed_gates(m, snap, ev);
-        return allow(VerdictKind::Neutral, active_mode(m, snap), None);
-    }
-    // 4. Off path.
     breaker::passed_gates(m, snap, ev);
-    // A sequence that has ended gates nothing more: a finished one lets calls through, and a
-    // failed one does too, with its ending's recovery (what to do instead of a lock-out).
+    if let Some(rule) = passing {
+        let kind = match rule {
+            Rule::Step { .. } => VerdictKind::Advance,
+            _ => VerdictKind::Neutral,
+        };
+        let mut v = allow(kind, active_mode(m, snap), None);
+        v.rule = Some(rule);
+        return v;
+    }
+    // 4. Off path. A sequence that has ended gates nothing more: a finished one lets calls
+    // through, and a failed one does too, with its ending's recovery (what to do instead of
+    // a lock-out).
     if let Some(ended) = m.ended(snap) {
         let mode = active_mode(m, snap);
         let mut v = allow(VerdictKind::OffPath, mode, None);
+        v.rule = Some(Rule::Ended);
         if ended.outcome == Outcome::Error {
-            let text = ended_text(&m.chart.name, &ended);
-            v.reason = format!("seed: {text}");
+            v.reason = words::after_error_ending(m, &ended);
             if mode != Enforcement::Observe {
                 v.warning = Some(v.reason.clone());
             }
         }
         return v;
     }
-    let (next, next_text, ahead) = advice(snap);
-    let mode = active_mode(m, snap);
-    // A call the sequence reaches later is early, not foreign to it.
-    let reason = match ahead {
-        Some(n) => format!(
-            "seed: {tool} comes later in \"{}\" (after {n} more call{}; {}). {next_text}",
-            chart.name,
-            if n == 1 { "" } else { "s" },
-            where_now(m, snap)
-        ),
-        None => format!(
-            "seed: {tool} is not part of \"{}\" now ({}). {next_text}",
-            chart.name,
-            where_now(m, snap)
-        ),
+    off_path(m, snap, ev, advise)
+}
+
+/// A policy's refusal of a call, before the mode and the breaker apply.
+struct Refusal {
+    mode: Enforcement,
+    reason: String,
+    by: DeniedBy,
+    next: Option<String>,
+    rule: Rule,
+}
+
+fn policy_refusal(
+    m: &Machine,
+    snap: &Snapshot,
+    ev: &Event,
+    o: &Objection<'_>,
+    advise: bool,
+) -> Refusal {
+    let by = DeniedBy {
+        state: m.chart.state(o.state).label.clone(),
+        tier: tier_of(m, o.state),
+        rule: o.rule(m, snap),
+        gate: o.policy.gate.clone(),
     };
-    let reason = reason.trim().to_string();
-    match chart.settings.off_path {
-        OffPathPolicy::Deny => decide(m, snap, ev, VerdictKind::OffPath, mode, reason, None, next),
-        OffPathPolicy::Warn if mode != Enforcement::Observe => Verdict {
-            kind: VerdictKind::OffPath,
-            decision: Decision::Allow,
-            mode,
-            warning: Some(reason.clone()),
-            reason,
-            denied_by: None,
-            next,
-            repeat: 0,
-            escalated: false,
-        },
-        _ => Verdict {
-            kind: VerdictKind::OffPath,
-            decision: Decision::Allow,
-            mode,
-            reason,
-            warning: None,
-            denied_by: None,
-            next,
-            repeat: 0,
-            escalated: false,
+    let (next, advice, _) = advised(m, snap, ev, advise);
+    let hint = o
+        .policy
+        .recovery
+        .as_ref()
+        .map(|r| m.fill_facts(r, snap))
+        // Said once: the advice may already quote it (what lifts a deep-state refusal).
+        .filter(|r| !advice.contains(r.as_str()));
+    Refusal {
+        mode: o.policy.enforcement.unwrap_or_else(|| mode_for(m, o.state)),
+        reason: words::policy_refusal(&called_as_judged(m, ev), &by, hint.as_deref(), &advice),
+        by,
+        next,
+        rule: Rule::Policy {
+            state: o.state,
+            policy: o.index,
+            clause: o.clause,
         },
     }
+}
+
+/// The advice for a refused call, or none when not `advise` (see [`gate_with`]).
+fn advised(
+    m: &Machine,
+    snap: &Snapshot,
+    ev: &Event,
+    advise: bool,
+) -> (Option<String>, String, Option<usize>) {
+    if advise {
+        advice(m, snap, ev)
+    } else {
+        (None, String::new(), None)
+    }
+}
+
+/// The rule that lets `ev` through without a refusal: a step it takes; else the neutral
+/// list, an allow list naming it, or a transition that stays where it is. Only the
+/// workflow's own states grant by allow list: a deep-state constraint (seed 000 tier 2) only
+/// narrows what the railroad allows, so a tool on its list that the railroad does not expect
+/// stays off the path (tier 1 ∩ tier 2).
+pub(crate) fn passes(m: &Machine, snap: &Snapshot, ev: &Event, neutral: bool) -> Option<Rule> {
+    let chart = &m.chart;
+    let selected = m.select(snap, Some(ev));
+    let (moving, staying): (Vec<usize>, Vec<usize>) = selected
+        .iter()
+        .partition(|&&t| !chart.transitions[t].targets.is_empty());
+    if !moving.is_empty() {
+        return Some(Rule::Step {
+            transitions: moving,
+        });
+    }
+    if neutral {
+        let k = chart
+            .neutral
+            .iter()
+            .position(|p| p.names_tool(ev, &chart.aliases));
+        return Some(Rule::Neutral { pattern: k });
+    }
+    allow_listed(m, snap, ev)
+        .or_else(|| staying.first().map(|&transition| Rule::Loop { transition }))
+}
+
+/// An allow list of an active (non-monitor) state that names `ev`.
+fn allow_listed(m: &Machine, snap: &Snapshot, ev: &Event) -> Option<Rule> {
+    snap.active
+        .iter()
+        .filter(|s| !m.is_monitor(**s))
+        .find_map(|&state| {
+            m.chart
+                .state(state)
+                .policy
+                .allow
+                .iter()
+                .position(|p| p.matches(ev, &m.chart.aliases))
+                .map(|pattern| Rule::Allows {
+                    state,
+                    policy: 0,
+                    pattern,
+                })
+        })
+}
+
+/// A call nothing expects now, with the chart's `off_path` setting applied.
+fn off_path(m: &Machine, snap: &mut Snapshot, ev: &Event, advise: bool) -> Verdict {
+    let (next, next_text, ahead) = advised(m, snap, ev, advise);
+    let mode = active_mode(m, snap);
+    // A call the sequence reaches later is early, not foreign to it.
+    let reason = words::off_path(m, snap, &called_as_judged(m, ev), ahead, &next_text);
+    let rule = Some(Rule::OffPath { ahead });
+    let mut v = match m.chart.settings.off_path {
+        OffPathPolicy::Deny => decide(m, snap, ev, VerdictKind::OffPath, mode, reason, None, next),
+        policy => {
+            let warn = policy == OffPathPolicy::Warn && mode != Enforcement::Observe;
+            let mut v = allow(VerdictKind::OffPath, mode, next);
+            v.warning = warn.then(|| reason.clone());
+            v.reason = reason;
+            v
+        }
+    };
+    v.rule = rule;
+    v
 }
 
 /// The Stop decision. An unfinished sequence (or a policy denying `Stop`) blocks while seed's
@@ -265,25 +346,21 @@ pub fn stop(m: &Machine, snap: &mut Snapshot) -> Verdict {
         && mode == Enforcement::Enforce;
     let next = m.expected_next(snap).map(|n| n.tool);
     let reason = match &held {
-        Some(h) => format!(
-            "seed: \"{}\" is at \"{}\", where the turn does not end yet.{}",
-            m.chart.name,
-            h.state,
-            h.recovery
-                .as_ref()
-                .map(|r| format!(" {}", m.fill_facts(r, snap)))
-                .unwrap_or_default()
-        ),
-        None => format!(
-            "seed: \"{}\" is not finished ({:.0}% done, at \"{}\").{}",
-            m.chart.name,
+        Some(h) => {
+            let recovery = h.recovery.as_ref().map(|r| m.fill_facts(r, snap));
+            words::stop_held(m, &h.state, recovery.as_deref())
+        }
+        None => words::stop_unfinished(
+            m,
             progress.overall,
-            current_label(m, snap),
-            next.as_ref()
-                .map(|n| format!(" Continue with {n}."))
-                .unwrap_or_default()
+            &current_label(m, snap),
+            next.as_deref(),
         ),
     };
+    let rule = Some(match &held {
+        Some(h) => Rule::Held { state: h.id },
+        None => Rule::Unfinished,
+    });
     if may_block {
         snap.stop_blocks += 1;
         return Verdict {
@@ -296,9 +373,11 @@ pub fn stop(m: &Machine, snap: &mut Snapshot) -> Verdict {
             next,
             repeat: snap.stop_blocks,
             escalated: false,
+            rule,
         };
     }
     let mut v = allow(VerdictKind::StopAllowed, mode, next);
+    v.rule = rule;
     // A policy that holds the stop, in advise mode (or with no block left), warns instead.
     if held.is_some() && mode != Enforcement::Observe {
         v.warning = Some(reason.clone());
@@ -310,6 +389,7 @@ pub fn stop(m: &Machine, snap: &mut Snapshot) -> Verdict {
 /// A policy that holds the turn open: one of an active state that applies now and denies
 /// `Stop` (`deny = ["Stop"]`: "not done while the tests fail").
 struct HeldStop {
+    id: super::ir::StateId,
     state: String,
     recovery: Option<String>,
     mode: Enforcement,
@@ -326,6 +406,7 @@ fn held_stop(m: &Machine, snap: &Snapshot) -> Option<HeldStop> {
     snap.active.iter().find_map(|&sid| {
         let policy = policies_now(m, snap, sid, None).find(|p| p.deny.iter().any(names_stop))?;
         Some(HeldStop {
+            id: sid,
             state: m.chart.state(sid).label.clone(),
             recovery: policy.recovery.clone(),
             mode: policy.enforcement.unwrap_or_else(|| mode_for(m, sid)),

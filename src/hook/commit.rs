@@ -160,7 +160,7 @@ fn write_compat(
         let lists: Vec<Vec<String>> = loaded
             .iter()
             .zip(snaps)
-            .map(|(l, snap)| l.machine.status(snap).allowed)
+            .map(|(l, snap)| l.machine.status(snap).allowed.into())
             .collect();
         let mut allowed = lists[0].clone();
         allowed.retain(|t| lists.iter().all(|list| list.contains(t)));

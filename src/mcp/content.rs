@@ -106,7 +106,7 @@ pub fn default_what_do_i_do(m: &Machine, snap: &Snapshot) -> String {
             n.tool, n.leads_to
         )),
         None if st.progress.done => s.push_str("The sequence is finished.\n"),
-        None if st.allowed == ["*"] => {
+        None if st.allowed.is_any() => {
             s.push_str("No call is expected here: every tool is allowed now.\n")
         }
         None => match &st.progress.waiting_for {
@@ -121,8 +121,9 @@ pub fn default_what_do_i_do(m: &Machine, snap: &Snapshot) -> String {
     // `*` (every tool) is said above, not listed as a call.
     for a in st
         .allowed
+        .calls()
         .iter()
-        .filter(|a| Some(a.as_str()) != next && *a != "*")
+        .filter(|a| Some(a.as_str()) != next)
     {
         let a = callable(a, &snap.plugins);
         if !others.contains(&a) && Some(a.as_str()) != next {

@@ -1,6 +1,7 @@
 //! Text and JSON renderings of the engine's `Status`, shared by the CLI, the MCP tools and the
 //! prompt injection, so every face says the same thing.
 
+pub mod explain;
 pub mod sanitize;
 pub mod sequences;
 pub mod session;
@@ -11,6 +12,7 @@ use serde_json::{Value, json};
 use crate::engine::Status;
 use crate::engine::ir::{Enforcement, Outcome};
 use crate::engine::progress::{Ended, Progress};
+use crate::engine::status::Allowed;
 use crate::engine::wording::{position, position_word};
 
 /// `[#########-----]` for a fraction in [0, 1].
@@ -43,7 +45,9 @@ fn cleaned(st: &Status) -> Status {
         one(f);
     }
     st.progress.layers.iter_mut().for_each(|l| one(&mut l.name));
-    st.allowed.iter_mut().for_each(one);
+    if let Allowed::Calls(calls) = &mut st.allowed {
+        calls.iter_mut().for_each(one);
+    }
     for d in &mut st.denied {
         one(&mut d.pattern);
         one(&mut d.by);
@@ -68,7 +72,9 @@ pub fn status_text(st: &Status) -> String {
     let mut s = String::new();
     s.push_str(&format!(
         "{}  ({}, {})\n",
-        st.sequence, st.dialect, st.enforcement
+        st.sequence,
+        st.dialect,
+        st.enforcement.as_str()
     ));
     s.push_str(&format!("path:  {}\n", st.breadcrumb));
     s.push('\n');
@@ -226,15 +232,13 @@ fn ended_line(e: &Ended) -> String {
 /// The calls allowed now, as a line: in observe mode every call goes through (recorded, not
 /// judged), whatever the sequence expects.
 fn allowed_text(st: &Status) -> String {
-    let listed = if st.allowed.is_empty() {
-        "—".to_string()
-    } else if st.allowed == ["*"] {
-        "any tool".to_string()
-    } else {
-        st.allowed.join(", ")
+    let listed = match &st.allowed {
+        Allowed::Any => "any tool".to_string(),
+        Allowed::Calls(c) if c.is_empty() => "—".to_string(),
+        Allowed::Calls(c) => c.join(", "),
     };
-    if st.enforcement == Enforcement::Observe.as_str() {
-        if st.allowed == ["*"] || st.allowed.is_empty() {
+    if st.enforcement == Enforcement::Observe {
+        if st.allowed.is_any() || st.allowed.calls().is_empty() {
             return "any tool (observe mode: calls are recorded, not judged)".to_string();
         }
         return format!(
@@ -296,7 +300,7 @@ pub fn recovery_text(st: &Status) -> String {
     if st.recovery.suggestions.is_empty() {
         if st.progress.done || st.halted {
             s.push_str("  nothing to recover: the sequence is finished, and any tool is allowed\n");
-        } else if st.allowed == ["*"] {
+        } else if st.allowed.is_any() {
             s.push_str("  nothing to recover: any tool is allowed here\n");
         } else {
             s.push_str("  nothing to recover: waiting for the next event\n");

@@ -177,7 +177,7 @@ pub fn render(m: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
     }
     if let Some(st) = status {
         top.push(sep());
-        top.push(Span::styled(st.enforcement.clone(), head));
+        top.push(Span::styled(st.enforcement.as_str(), head));
     }
     top.push(sep());
     match m.mode {

@@ -9,10 +9,8 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::engine::Pattern;
 use crate::engine::ir::{Enforcement, OffPathPolicy};
 use crate::engine::tool_name::canonical_tool_name;
-use crate::engine::wording::as_calls;
 
 use super::common::{Chrome, cut, frame, line, plain_if_ascii, scrolled_text};
 use super::model::{Focus, Model};
@@ -23,19 +21,6 @@ const LABEL: usize = 8;
 
 /// What is allowed once the sequence has ended.
 const ENDED: &str = "every call (sequence ended)";
-
-/// A status entry as a call: a rule still in its pattern form (a kind such as `skill:…`, or
-/// `|` alternatives) is worded by the engine's [`as_calls`]; a call is kept as it is (it may
-/// carry the plugin spelling the session showed).
-fn as_call(entry: &str) -> String {
-    let head = &entry[..entry.find('(').unwrap_or(entry.len())];
-    let pattern_form = entry.contains('|')
-        || (head.contains(':') && !head.starts_with('/') && !head.starts_with("mcp__"));
-    match Pattern::parse(entry) {
-        Ok(p) if pattern_form => as_calls(&p),
-        _ => entry.to_string(),
-    }
-}
 
 /// What a list entry is compared by: the call with its server's plugin spelling dropped.
 fn key(call: &str) -> String {
@@ -50,9 +35,8 @@ fn neutral_calls(m: &Model) -> Vec<String> {
     };
     let mut out: Vec<String> = Vec::new();
     for n in &st.neutral {
-        let c = as_call(n);
-        if !out.contains(&c) {
-            out.push(c);
+        if !out.contains(n) {
+            out.push(n.clone());
         }
     }
     out
@@ -65,10 +49,9 @@ fn allowed_only(m: &Model) -> Vec<String> {
     };
     let neutral: Vec<String> = neutral_calls(m).iter().map(|n| key(n)).collect();
     let mut out: Vec<String> = Vec::new();
-    for a in st.allowed.iter().filter(|a| *a != "*") {
-        let c = as_call(a);
-        if !neutral.contains(&key(&c)) && !out.contains(&c) {
-            out.push(c);
+    for a in st.allowed.calls() {
+        if !neutral.contains(&key(a)) && !out.contains(a) {
+            out.push(a.clone());
         }
     }
     out
@@ -105,11 +88,6 @@ fn item_max(width: u16) -> usize {
     (width as usize).saturating_sub(LABEL + 1).clamp(12, 80)
 }
 
-/// A denied rule as a call (the pattern as the agent would make the calls it names).
-fn rule_call(pattern: &str) -> String {
-    Pattern::parse(pattern).map_or_else(|_| pattern.to_string(), |p| as_calls(&p))
-}
-
 /// Content rows at `width` columns (wrapping estimated).
 pub fn wanted_rows(m: &Model, width: u16) -> u16 {
     let Some(st) = m.status() else { return 1 };
@@ -119,7 +97,7 @@ pub fn wanted_rows(m: &Model, width: u16) -> u16 {
     let w = (width as usize).max(10);
     let max = item_max(width);
     let observe = observing(m);
-    let allowed = if observe || st.allowed == ["*"] {
+    let allowed = if observe || st.allowed.is_any() {
         1
     } else {
         packed_rows(&allowed_only(m), w, max)
@@ -128,7 +106,7 @@ pub fn wanted_rows(m: &Model, width: u16) -> u16 {
         .denied
         .iter()
         .map(|d| {
-            let n = rule_call(&d.pattern).chars().count().min(max) + 3 + d.by.chars().count();
+            let n = d.pattern.chars().count().min(max) + 3 + d.by.chars().count();
             (LABEL + n).div_ceil(w)
         })
         .sum();
@@ -170,7 +148,7 @@ pub fn lines(m: &Model, theme: &Theme, width: u16) -> Vec<Line<'static>> {
             "every call (observe mode)",
             theme.style(Role::ToolsAllowed),
         ));
-    } else if st.allowed == ["*"] {
+    } else if st.allowed.is_any() {
         spans.push(Span::styled("any tool", theme.style(Role::ToolsAllowed)));
     } else if allowed.is_empty() {
         spans.push(Span::styled("neutral tools only", theme.style(Role::Muted)));
@@ -200,10 +178,9 @@ pub fn lines(m: &Model, theme: &Theme, width: u16) -> Vec<Line<'static>> {
             true => ("watched", Role::TimelineAdvised),
             false => ("denied", Role::ToolsDenied),
         };
-        let call = rule_call(&d.pattern);
         out.push(Line::from(vec![
             label(name),
-            Span::styled(shown(&call), theme.style(role)),
+            Span::styled(shown(&d.pattern), theme.style(role)),
             Span::styled(
                 plain_if_ascii(theme, &format!(" — {}", sanitize::clean(&d.by, 80))),
                 theme.style(Role::Muted),

@@ -46,7 +46,7 @@ fn a_finished_sequence_gates_no_call_any_more() {
         }
     }
     let st = w.m.status(&w.snap);
-    assert_eq!(st.allowed, ["*"]);
+    assert_eq!(st.allowed, seed::engine::Allowed::Any);
     let text = status_text(&st);
     assert!(
         text.contains("next:    — (sequence finished; it gates no call any more)")
@@ -224,12 +224,13 @@ fn skills_are_listed_as_the_skill_tool_is_called() {
     let st = w.m.status(&w.snap);
     assert!(
         st.allowed
+            .calls()
             .contains(&"Skill(skill=\"hope:consult\", args=\"*explore*\")".to_string()),
         "{:?}",
         st.allowed
     );
     assert!(
-        st.allowed.iter().all(|a| !a.starts_with("hope:")),
+        st.allowed.calls().iter().all(|a| !a.starts_with("hope:")),
         "{:?}",
         st.allowed
     );

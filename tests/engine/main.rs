@@ -6,6 +6,7 @@ mod support;
 
 mod claude_code_tools_neutral;
 mod endings;
+mod explain;
 mod failed_calls;
 mod fold_denials;
 mod layers;

@@ -230,7 +230,7 @@ fn allowed_names_each_tool_once_as_the_agent_calls_it() {
     ] {
         w.call(t);
     }
-    let allowed = w.status().allowed;
+    let allowed: Vec<String> = w.status().allowed.into();
     let mut unique = allowed.clone();
     unique.sort();
     unique.dedup();
@@ -265,7 +265,7 @@ fn allowed_spells_built_in_tools_kinds_and_inputs_as_calls() {
     };
     b.add_transition(on(a, done, tool("Write")));
     let w = Walk::new(Machine::new(b.finish().expect("chart")));
-    let allowed = w.status().allowed;
+    let allowed: Vec<String> = w.status().allowed.into();
     // As the agent makes the calls, not as the patterns are written (`skill:…`).
     for want in [
         "Bash(command=\"git *\")",

@@ -78,7 +78,7 @@ fn two_constraints_that_hold_both_apply_and_their_lists_intersect() {
     for tool in ["Bash", "Read", "mcp__seed__status"] {
         assert_eq!(w.gate(tool).decision, Decision::Allow, "{tool}");
     }
-    let allowed = w.status().allowed;
+    let allowed: Vec<String> = w.status().allowed.into();
     assert!(allowed.contains(&"Bash".to_string()), "{allowed:?}");
     for tool in ["Write", "Edit", "mcp__waypoint__navigate_to_next_waypoint"] {
         assert!(!allowed.contains(&tool.to_string()), "{tool}: {allowed:?}");

@@ -222,7 +222,7 @@ fn faces(text: &str, done: &[&str], calls: &[&str]) -> Faces {
         })
         .collect();
     (
-        st.allowed,
+        st.allowed.into(),
         st.next.map(|n| n.tool),
         st.progress.steps_remaining,
         verdicts,

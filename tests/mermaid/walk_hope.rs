@@ -405,7 +405,7 @@ fn hope_recovery_at_user_need_starts_with_a_call_that_is_legal_there() {
                 .expect("reachable");
         let first = &path[0];
         assert_eq!(first.tool, r#"Skill(skill="hope:intent")"#, "{path:?}");
-        assert!(st.allowed.contains(&first.tool), "{:?}", st.allowed);
+        assert!(st.allowed.calls().contains(&first.tool), "{:?}", st.allowed);
         let mut probe = w.snap.clone();
         let r =
             w.m.step(&mut probe, Phase::Gate, &skill("hope:intent"), &w.facts);

@@ -190,7 +190,7 @@ fn a_journey_becoming_active_puts_its_constraint_in_force_on_screen() {
         s.call(tool, json!({}), 100, Some(true));
     }
     let mut m = live(&s);
-    let allowed = |m: &Model| m.status().expect("status").allowed.clone();
+    let allowed = |m: &Model| Vec::<String>::from(m.status().expect("status").allowed.clone());
     let in_force = "context.waypoint_active_learning.on".to_string();
     assert!(allowed(&m).contains(&"Edit".to_string()));
     assert!(!m.status().expect("status").current.contains(&in_force));

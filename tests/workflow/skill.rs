@@ -244,7 +244,10 @@ fn status_lists_the_skill_as_the_agent_calls_it_once() {
     );
     let st = r.m.status(&r.snap);
     let own = format!("Skill(skill=\"{OWN}\")");
-    for (list, entries) in [("neutral", &st.neutral), ("allowed", &st.allowed)] {
+    for (list, entries) in [
+        ("neutral", &st.neutral),
+        ("allowed", &st.allowed.calls().to_vec()),
+    ] {
         assert_eq!(
             entries.iter().filter(|e| **e == own).count(),
             1,

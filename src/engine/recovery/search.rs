@@ -149,22 +149,7 @@ impl Machine {
     fn reach_from(&self, snap: &Snapshot, restart: Option<&Guard>) -> Reach {
         let n = self.chart.states.len();
         let rel = Relevant::of(&self.chart);
-        let mut s = Search {
-            m: self,
-            snap,
-            rel: &rel,
-            nodes: Vec::new(),
-            index: FxMap::default(),
-            heap: BinaryHeap::new(),
-            dist: vec![None; n],
-            waits: vec![0; n],
-            settled: vec![false; n],
-            edges: vec![None; n],
-            configs: vec![None; n],
-            interned: FxMap::default(),
-            afters: FxMap::default(),
-            acts: vec![None; self.chart.transitions.len()],
-        };
+        let mut s = Search::new(self, snap, &rel);
         let now = s.intern(Data::now(snap, &rel));
         // The deep-state monitors (a parallel root's regions without an ending) stay as they
         // are now: their facts are taken as sampled, and they are no steps of a path.
@@ -236,6 +221,28 @@ impl Machine {
         Reach {
             dist,
             kind: Found::Data { nodes, order, best },
+        }
+    }
+}
+
+impl<'a> Search<'a> {
+    fn new(m: &'a Machine, snap: &'a Snapshot, rel: &'a Relevant) -> Self {
+        let n = m.chart.states.len();
+        Search {
+            m,
+            snap,
+            rel,
+            nodes: Vec::new(),
+            index: FxMap::default(),
+            heap: BinaryHeap::new(),
+            dist: vec![None; n],
+            waits: vec![0; n],
+            settled: vec![false; n],
+            edges: vec![None; n],
+            configs: vec![None; n],
+            interned: FxMap::default(),
+            afters: FxMap::default(),
+            acts: vec![None; m.chart.transitions.len()],
         }
     }
 }

@@ -158,7 +158,7 @@ impl Machine {
             ..ev.clone()
         };
         verdict::first_objecting(self, sim, &bare, neutral).is_some_and(|o| {
-            !(o.rule.starts_with("allows only")
+            !(o.clause == verdict::Clause::AllowsOnly
                 && o.policy.allow.iter().any(|p| p.names_tool(ev, aliases)))
         })
     }

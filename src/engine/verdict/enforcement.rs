@@ -41,6 +41,7 @@ pub(super) fn allow(kind: VerdictKind, mode: Enforcement, next: Option<String>) 
         next,
         repeat: 0,
         escalated: false,
+        rule: None,
     }
 }
 
@@ -66,6 +67,7 @@ pub(super) fn decide(
         next,
         repeat: 0,
         escalated: false,
+        rule: None,
     };
     match mode {
         Enforcement::Observe => base,

@@ -54,5 +54,6 @@ fn verdict(decision: Decision, reason: &str) -> Verdict {
         next: None,
         repeat: 0,
         escalated: false,
+        rule: None,
     }
 }
