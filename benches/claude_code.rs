@@ -45,10 +45,62 @@ const VARIANTS: &[Variant] = &[
         setup: |s| seed_hooks(s).settings(|v| replace_commands(v, "/bin/true")),
     },
     Variant {
-        name: "seed hooks",
+        name: "seed-hook command hooks",
+        // What `seed install` writes when `seed-hook` sits next to `seed`, as it does here.
         setup: seed_hooks,
     },
+    Variant {
+        name: "seed hook command hooks",
+        // The same hooks through the whole `seed` executable.
+        setup: |s| seed_hooks(s).settings(whole_seed),
+    },
+    Variant {
+        name: "mcp_tool hooks (seed mcp)",
+        // Every hook a call to a tool of the `seed mcp` Claude Code already runs: what a hook
+        // without a process costs here (the tool reads the session; no gating is done).
+        setup: |s| {
+            seed_hooks(s)
+                .seed_mcp(&[])
+                .settings(|v| to_mcp_tool(v, "seed", "who_am_i"))
+        },
+    },
 ];
+
+/// Every `seed-hook …` command as `seed hook …`.
+fn whole_seed(v: &mut Value) {
+    if let Some(o) = v.as_object_mut()
+        && let Some(c) = o.get("command").and_then(Value::as_str)
+        && let Some(rest) = c.strip_prefix("seed-hook ")
+    {
+        let seed = env!("CARGO_BIN_EXE_seed");
+        o.insert("command".into(), json!(format!("{seed} hook {rest}")));
+    }
+    match v {
+        Value::Object(o) => o.values_mut().for_each(whole_seed),
+        Value::Array(a) => a.iter_mut().for_each(whole_seed),
+        _ => {}
+    }
+}
+
+/// Every command hook as an `mcp_tool` hook calling `server`'s `tool`.
+fn to_mcp_tool(v: &mut Value, server: &str, tool: &str) {
+    match v {
+        Value::Object(o) => {
+            if o.get("type").and_then(Value::as_str) == Some("command") {
+                *o = json!({
+                    "type": "mcp_tool", "server": server, "tool": tool,
+                    "input": {}, "timeout": 30
+                })
+                .as_object()
+                .cloned()
+                .unwrap_or_default();
+            }
+            o.values_mut().for_each(|c| to_mcp_tool(c, server, tool));
+        }
+        Value::Array(a) => a.iter_mut().for_each(|c| to_mcp_tool(c, server, tool)),
+        _ => {}
+    }
+}
 
 fn seed_hooks(s: Scenario) -> Scenario {
     s.file(".seed/sequences/bash_loop.json", LOOP)

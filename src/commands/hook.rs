@@ -22,7 +22,7 @@ pub enum HookCall {
     Bad(String, cli::HookArgs),
 }
 
-const USAGE: &str =
+pub const USAGE: &str =
     "usage: seed hook [--sequence NAME|PATH] [--enforcement MODE] [--fail open|closed] [EVENT]";
 
 /// `seed hook [--sequence X] [--enforcement X] [--fail X] [EVENT]`, parsed by hand before

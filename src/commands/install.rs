@@ -24,8 +24,9 @@ use crate::cli;
 
 pub use files::{real_target, replace_file, replace_file_like};
 pub use hooks::{
-    BLOCK_ON_FAILURE, HOOK_EVENTS, Handler, MARKER, TIMEOUT_SECS, find_entries, hook_command,
-    is_seed_handler, merge, parse_settings, remove, render, seed_handlers, shell_quote,
+    BLOCK_ON_FAILURE, HOOK_BIN, HOOK_EVENTS, Handler, MARKER, TIMEOUT_SECS, find_entries,
+    hook_command, is_hook_bin, is_seed_handler, merge, parse_settings, remove, render,
+    seed_handlers, shell_quote,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,9 +88,32 @@ pub fn command_bin(bin: Option<&str>) -> String {
 /// The `seed` a shell would run: the first executable `seed` on `PATH`.
 pub fn seed_on_path() -> Option<PathBuf> {
     let name = if cfg!(windows) { "seed.exe" } else { "seed" };
+    on_path(name)
+}
+
+fn on_path(name: &str) -> Option<PathBuf> {
     std::env::split_paths(&std::env::var_os("PATH")?)
         .map(|d| d.join(name))
         .find(|p| is_executable(p))
+}
+
+/// What the hooks run: the small `seed-hook` when it sits next to the `seed` they would run
+/// (the same build; it starts faster, see the README's benchmarks), else `bin` with `hook`.
+/// For plain `seed`, the `seed-hook` a shell finds first must be that sibling.
+pub fn hook_bin(bin: &str) -> String {
+    let seed = match bin {
+        "seed" => seed_on_path(),
+        path => Some(PathBuf::from(path)),
+    };
+    let sibling = seed.and_then(|s| Some(s.parent()?.join(HOOK_BIN)));
+    match sibling.filter(|h| is_executable(h)) {
+        Some(h) if bin == "seed" => match on_path(HOOK_BIN) {
+            Some(first) if first == h => HOOK_BIN.to_string(),
+            _ => bin.to_string(),
+        },
+        Some(h) => h.display().to_string(),
+        None => bin.to_string(),
+    }
 }
 
 fn is_executable(p: &Path) -> bool {
@@ -178,7 +202,7 @@ pub fn run(args: cli::InstallArgs, uninstall: bool) -> CmdResult {
         if uninstall {
             remove(v).map(|r| r.0)
         } else {
-            merge(v, &bin, sequence, fail_closed)
+            merge(v, &hook_bin(&bin), sequence, fail_closed)
         }
     })?];
     // Claude Code keeps a user's or local MCP server in its own `~/.claude.json`, which it

@@ -23,6 +23,7 @@ mod reader_secrets;
 mod records;
 mod scrub;
 mod security;
+mod seed_hook;
 mod several_sequences;
 mod snapshot_gap;
 mod store;

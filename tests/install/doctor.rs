@@ -83,7 +83,7 @@ fn every_installed_command_is_checked_for_its_own_event() {
     };
     let post =
         command(&mut v, "PostToolUse").replace("starlog_initialization", "starlog_initialisation");
-    let stop = command(&mut v, "Stop").replace(" hook ", " hook --verbose ");
+    let stop = command(&mut v, "Stop").replace(" Stop ", " --verbose Stop ");
     v["hooks"]["PostToolUse"][0]["hooks"][0]["command"] = post.clone().into();
     v["hooks"]["Stop"][0]["hooks"][0]["command"] = stop.clone().into();
     // A second seed handler, in a group for Bash only: it is run too.

@@ -7,6 +7,7 @@ mod basics;
 mod doctor;
 mod failsafe;
 mod files;
+mod hook_bin;
 mod init;
 mod leftovers;
 mod mcp;

@@ -84,6 +84,17 @@ pub fn fix_for(
                 .to_string(),
         );
     }
+    let small = words(command)
+        .first()
+        .is_some_and(|b| crate::commands::install::is_hook_bin(b));
+    if small && (said("exit code 127") || said("not found")) {
+        // `seed install` writes `seed-hook` only where it found one beside `seed`: installed
+        // again, the hooks run whichever is there now.
+        return Some(format!(
+            "the shell finds no `seed-hook` (installed beside `seed` by `cargo install --path .`): install seed again, or point the hooks at `seed hook` with `{}`",
+            reinstall(sequence.as_deref(), None)
+        ));
+    }
     if said("exit code 127") || said("not found") {
         return Some(format!(
             "the shell finds no `seed` to run: put it on PATH (`cargo install --path .` in seed's checkout), or pin this one: `{}`",
@@ -180,9 +191,20 @@ pub fn sequence_of(command: &str) -> Option<String> {
     w.get(at + 1).cloned()
 }
 
-/// The executable a hook command runs, when it is not plain `seed` from PATH.
+/// The `seed` a hook command runs, when it is not plain `seed` from PATH (`seed-hook` is
+/// `seed`'s sibling: `/x/seed-hook` pins `/x/seed`).
 fn pinned_bin(command: &str) -> Option<String> {
-    words(command).into_iter().next().filter(|b| b != "seed")
+    let first = words(command).into_iter().next()?;
+    let seed = if crate::commands::install::is_hook_bin(&first) {
+        let dir = std::path::Path::new(&first).parent()?;
+        if dir.as_os_str().is_empty() {
+            return None;
+        }
+        dir.join("seed").display().to_string()
+    } else {
+        first
+    };
+    (seed != "seed").then_some(seed)
 }
 
 #[cfg(test)]
@@ -207,6 +229,15 @@ mod tests {
         assert_eq!(pinned_bin(c).as_deref(), Some("/opt/my seed/seed"));
         assert_eq!(sequence_of("seed hook Stop # seed-managed"), None);
         assert_eq!(pinned_bin("seed hook Stop"), None);
+        assert_eq!(pinned_bin("seed-hook Stop # seed-managed"), None);
+        assert_eq!(
+            pinned_bin("/opt/bin/seed-hook --sequence tdd Stop").as_deref(),
+            Some("/opt/bin/seed")
+        );
+        assert_eq!(
+            sequence_of("seed-hook --sequence tdd Stop").as_deref(),
+            Some("tdd")
+        );
         assert_eq!(words(""), Vec::<String>::new());
         assert_eq!(words("'unterminated"), ["unterminated"]);
     }
@@ -233,6 +264,17 @@ mod tests {
         let fix = g[0].fix.as_deref().unwrap();
         assert!(
             fix.ends_with("`seed install --local --sequence tdd --bin /opt/seed`"),
+            "{fix}"
+        );
+        // A missing `seed-hook`: installing again falls back to `seed hook`.
+        let mut small = failed("Stop", None);
+        small["command"] = json!("seed-hook --sequence tdd Stop # seed-managed");
+        small["stderr"] = json!("/bin/sh: 1: seed-hook: not found");
+        let g = groups(&[small], "/opt/seed");
+        let fix = g[0].fix.as_deref().unwrap();
+        assert!(fix.contains("no `seed-hook`"), "{fix}");
+        assert!(
+            fix.ends_with("`seed install --local --sequence tdd`"),
             "{fix}"
         );
         // Another scope, or another problem, is another group.

@@ -38,11 +38,27 @@ pub fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
+/// The small executable that runs only the hook (`seed-hook EVENT` = `seed hook EVENT`).
+pub const HOOK_BIN: &str = if cfg!(windows) {
+    "seed-hook.exe"
+} else {
+    "seed-hook"
+};
+
+/// Whether `bin` names the small hook executable rather than `seed`.
+pub fn is_hook_bin(bin: &str) -> bool {
+    Path::new(bin)
+        .file_name()
+        .is_some_and(|n| n == HOOK_BIN || n == "seed-hook")
+}
+
+/// `BIN hook [--sequence S] EVENT`, or `seed-hook [--sequence S] EVENT` for the hook executable.
 pub fn hook_command(bin: &str, event: &str, sequence: Option<&str>) -> String {
     let seq = sequence
         .map(|s| format!(" --sequence {}", shell_quote(s)))
         .unwrap_or_default();
-    format!("{} hook{seq} {event} {MARKER}", shell_quote(bin))
+    let sub = if is_hook_bin(bin) { "" } else { " hook" };
+    format!("{}{sub}{seq} {event} {MARKER}", shell_quote(bin))
 }
 
 pub fn is_seed_handler(h: &Value) -> bool {
