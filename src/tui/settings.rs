@@ -131,8 +131,12 @@ pub fn of(m: &Model) -> Settings {
     }
 }
 
-/// Write them (atomically: a reader never sees half a file).
+/// Write them (atomically: a reader never sees half a file), making the state directory when
+/// no hook has run yet.
 pub fn save(file: &Path, s: &Settings) -> std::io::Result<()> {
     let text = toml::to_string(s).map_err(std::io::Error::other)?;
+    if let Some(dir) = file.parent() {
+        safe_fs::ensure_dir(dir)?;
+    }
     safe_fs::write_atomic(file, text.as_bytes())
 }

@@ -345,6 +345,7 @@ fn settings_outlast_the_run_and_a_bad_file_costs_one_line() {
     settings::save(&file, &settings::of(&m)).expect("save");
     let (s, warning) = settings::load(&file);
     assert_eq!(warning, None);
+    assert!(file.is_file(), "saved where there was no directory yet");
     let mut fresh = live(&common::demo_session());
     settings::apply(&s, &mut fresh);
     assert_eq!(
