@@ -26,6 +26,8 @@ pub enum Command {
     Status(StatusArgs),
     /// Print recovery suggestions for the current step.
     Recovery(StatusArgs),
+    /// Why a call would be allowed or refused now: the verdict, every rule that decides it (file:line:column) and the shortest way to make it legal.
+    Explain(ExplainArgs),
     /// List the built-in and project sequences.
     Sequences(JsonArg),
     /// Load and lint sequence files (all built-ins when no path is given).
@@ -72,6 +74,27 @@ pub struct HookArgs {
     pub fail: Option<String>,
     /// Hook event name; defaults to the payload's `hook_event_name`.
     pub event: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The call as the agent makes it: `Bash(command="git push")`, `mcp__starship__fly`,
+    /// `Skill(skill="hope:intent")` (input values are JSON).
+    #[arg(value_name = "CALL")]
+    pub call: String,
+    /// Sequence name or path (else each sequence of the session).
+    #[arg(long, value_name = "NAME|PATH")]
+    pub sequence: Option<String>,
+    /// A file of event records (JSON lines, the records `seed hook` appends) to fold.
+    #[arg(long, value_name = "FILE", conflicts_with = "session")]
+    pub events: Option<PathBuf>,
+    /// A session in the state directory (default: the calling Claude Code session, else the
+    /// newest session of this directory's project).
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+    /// Print JSON: `{"call", "sequences": [...]}`, one object per sequence.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

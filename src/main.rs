@@ -17,6 +17,7 @@ fn main() -> ExitCode {
         Command::Hook(a) => return commands::hook::run(a),
         Command::Status(a) => commands::status::run(a, false),
         Command::Recovery(a) => commands::status::run(a, true),
+        Command::Explain(a) => commands::explain::run(a),
         Command::Sequences(a) => commands::sequences::run(a),
         Command::Validate(a) => commands::validate::run(a),
         Command::Tui(a) => commands::tui::run(a),

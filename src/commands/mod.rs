@@ -12,6 +12,7 @@ macro_rules! outln {
 
 pub mod demo;
 pub mod doctor;
+pub mod explain;
 pub mod hook;
 pub mod init;
 pub mod install;

@@ -1,4 +1,4 @@
-//! The eight tools as `tools/list` shows them: names, descriptions, JSON schemas.
+//! The nine tools (seed 000's eight and `explain`) as `tools/list` shows them: names, descriptions, JSON schemas.
 
 use serde_json::{Value, json};
 
@@ -8,9 +8,10 @@ pub struct ToolSpec {
     pub schema: Value,
 }
 
-pub const NAMES: [&str; 8] = [
+pub const NAMES: [&str; 9] = [
     "status",
     "recovery",
+    "explain",
     "sequences",
     "validate",
     "who_am_i",
@@ -87,6 +88,20 @@ fn base_specs() -> Vec<ToolSpec> {
             name: "recovery",
             description: "Suggest the next steps when the sequence is stuck or a call was denied.",
             schema: session_args(),
+        },
+        ToolSpec {
+            name: "explain",
+            description: "Why a call would be allowed or refused now: the verdict in each sequence, every rule that decides it (with file:line:column) and the shortest way to make it legal.",
+            schema: json!({
+                "type": "object",
+                "properties": {
+                    "call": { "type": "string", "description": "The call as you make it: Bash(command=\"git push\"), mcp__starship__fly, Skill(skill=\"hope:intent\")" },
+                    "session": { "type": "string", "description": "Session id (default: the calling session, else the most recent one)" },
+                    "sequence": { "type": "string", "description": "Sequence name or path (default: each of the session's)" }
+                },
+                "required": ["call"],
+                "additionalProperties": false
+            }),
         },
         ToolSpec {
             name: "sequences",

@@ -1,6 +1,6 @@
-//! One dispatch for the eight tools. `status`, `recovery`, `sequences` and `validate` call the
-//! same functions as the CLI, so both faces say the same thing (and `validate` fails exactly
-//! when `seed validate` exits 1).
+//! One dispatch for the nine tools. `status`, `recovery`, `explain`, `sequences` and
+//! `validate` call the same functions as the CLI, so both faces say the same thing (and
+//! `validate` fails exactly when `seed validate` exits 1).
 
 use std::path::PathBuf;
 
@@ -157,6 +157,7 @@ pub fn call(
             check_keys(args, &["session", "sequence", "json"])?
         }
         "how_do_i" => check_keys(args, &["component", "session", "sequence", "json"])?,
+        "explain" => check_keys(args, &["call", "session", "sequence", "json"])?,
         "validate" => check_keys(args, &["paths", "json"])?,
         "sequences" => check_keys(args, &["json"])?,
         "add_to_seed" => check_keys(args, &["file_name", "text", "manifest", "write", "json"])?,
@@ -183,6 +184,7 @@ fn answer(
             let text = now::mark(v.moved.as_ref(), v.items.as_ref(), text, &mut json);
             Ok(ToolOutput::ok(text, json))
         }
+        "explain" => explain(ctx, args),
         "sequences" => {
             let list = sequences::list();
             Ok(ToolOutput::ok(
@@ -206,6 +208,25 @@ fn answer(
         "add_to_seed" => add::add_to_seed(ctx, args),
         other => Err(ToolError::UnknownTool(other.to_string())),
     }
+}
+
+/// `explain`: the call in every sequence of the session (or the `sequence` named).
+fn explain(ctx: &McpContext, args: &Map<String, Value>) -> Result<ToolOutput, ToolError> {
+    let call = str_arg(args, "call")?.ok_or_else(|| {
+        ToolError::InvalidParams("`call` is required: the call as you make it".into())
+    })?;
+    let ev = crate::protocol::call::parse_call(&call)
+        .map_err(|e| ToolError::InvalidParams(format!("cannot read the call: {e}")))?;
+    let pick = pick(ctx, args)?;
+    let sequence = str_arg(args, "sequence")?.or_else(|| ctx.sequence.clone());
+    let state = ctx
+        .state_dir
+        .as_deref()
+        .ok_or_else(|| ToolError::Failed("no state directory: set SEED_HOME".into()))?;
+    let views = crate::session::view::session_views(state, &pick, sequence.as_deref())
+        .map_err(|e| ToolError::Failed(e.to_string()))?;
+    let (text, json) = crate::session::explain::explained(&views, &ev, sequence.as_deref());
+    Ok(ToolOutput::ok(text, json))
 }
 
 /// The state directory the server reads, as the hook would choose it.

@@ -1,6 +1,7 @@
 //! Claude Code's side of the wire: hook payloads in, answers out, and session transcripts.
 
 pub mod bounded;
+pub mod call;
 pub mod depth;
 pub mod events;
 pub mod input;

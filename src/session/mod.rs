@@ -6,6 +6,7 @@
 #![warn(clippy::too_many_lines)] // Past 80 lines (clippy.toml) a function is split or says why.
 
 pub mod choice;
+pub mod explain;
 pub mod fold;
 pub mod now;
 pub mod records;

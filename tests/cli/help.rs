@@ -7,6 +7,7 @@ const COMMANDS: &[&str] = &[
     "hook",
     "status",
     "recovery",
+    "explain",
     "sequences",
     "validate",
     "tui",

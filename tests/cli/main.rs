@@ -3,6 +3,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod explain;
 mod help;
 mod hostile_faces;
 mod hostile_text;

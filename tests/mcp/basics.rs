@@ -34,6 +34,7 @@ fn tools_answer_exactly_what_the_cli_answers() {
         [
             "status",
             "recovery",
+            "explain",
             "sequences",
             "validate",
             "who_am_i",
@@ -168,10 +169,11 @@ fn every_listed_tool_answers_over_stdio() {
         .iter()
         .map(|t| t["name"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(names.len(), 8);
+    assert_eq!(names.len(), 9);
     for name in &names {
         let args = match name.as_str() {
             "how_do_i" => json!({"component": "carton"}),
+            "explain" => json!({"call": "mcp__seed__what_do_i_do"}),
             "add_to_seed" => json!({"file_name": "mine.json",
                 "text": r#"{"name": "mine", "tool_transitions": {"a": {"next_allowed": ["b"]}}}"#}),
             _ => json!({}),
@@ -204,6 +206,11 @@ fn every_listed_tool_answers_over_stdio() {
             "add_to_seed" => {
                 assert_eq!(s["valid"], true, "{answer}");
                 assert!(!home.path().join("sequences/mine.json").exists());
+            }
+            // The railroad's next call: the step that takes it decides.
+            "explain" => {
+                assert!(t.contains("mcp__seed__what_do_i_do: allow"), "{t}");
+                assert_eq!(s["sequences"][0]["rules"][0]["kind"], "step", "{s}");
             }
             other => panic!("`{other}` is listed but has no case here"),
         }

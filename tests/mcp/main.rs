@@ -7,6 +7,7 @@ mod add;
 mod add_names;
 mod basics;
 mod content;
+mod explain;
 mod handshake;
 mod howto;
 mod in_flight;

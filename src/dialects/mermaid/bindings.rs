@@ -122,6 +122,8 @@ pub(super) fn policy(cx: &Cx, p: &Spanned<PolicyToml>, a: &mut Assembly) -> Resu
             });
         } else {
             merge(st, pt, &allow, &deny);
+            // A state's merged policy is placed at the first `[[policy]]` that named it.
+            st.policy.span = st.policy.span.or(span);
         }
     }
     Ok(())

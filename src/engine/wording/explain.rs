@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::{as_calls_seen, state_in_tier};
-use crate::engine::ir::{Guard, StateId, Trigger};
+use crate::engine::ir::{Guard, InputMatcher, StateId, Trigger};
 use crate::engine::machine::Machine;
 use crate::engine::pattern::Pattern;
 use crate::engine::snapshot::Snapshot;
@@ -82,7 +82,14 @@ pub fn guard(m: &Machine, snap: &Snapshot, g: &Guard) -> String {
                 now(snap.facts.get(name))
             )
         }
-        Guard::Input { pointer, .. } => format!("the call's input at {pointer}"),
+        Guard::Input { pointer, matcher } => {
+            let at = format!("input{}", pointer.replace('/', "."));
+            match matcher {
+                InputMatcher::Glob(g) => format!("{at} == {:?}", g),
+                InputMatcher::Equals(v) => format!("{at} == {v}"),
+                InputMatcher::Present => format!("{at} is given"),
+            }
+        }
         Guard::Result { pointer, op, value } => {
             format!("the call's result at \"{pointer}\" {} {value}", op.as_str())
         }
