@@ -173,17 +173,10 @@ fn wait<'a>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::failure::known;
     use super::*;
     use crate::engine::ir::FailMode;
     use std::sync::mpsc;
-
-    fn known(fail: FailMode) -> Known {
-        Known {
-            event: Some("PreToolUse".into()),
-            fail,
-            ..Known::default()
-        }
-    }
 
     #[test]
     fn work_done_in_time_answers_itself() {

@@ -268,17 +268,19 @@ pub fn guarded_within(
     out
 }
 
+/// What a PreToolUse hook knows under `fail`, for the tests of failures and lapses.
+#[cfg(test)]
+pub fn known(fail: FailMode) -> Known {
+    Known {
+        event: Some("PreToolUse".into()),
+        fail,
+        ..Known::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn known(fail: FailMode) -> Known {
-        Known {
-            event: Some("PreToolUse".into()),
-            fail,
-            ..Known::default()
-        }
-    }
 
     #[test]
     fn a_panic_fails_closed_with_one_line_naming_where() {
