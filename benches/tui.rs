@@ -71,6 +71,7 @@ fn feed_config(state: &Path, log: &Path) -> FeedConfig {
         generation: 1,
         state: state.to_path_buf(),
         session: SESSION.into(),
+        started: None,
         log: Some(log.to_path_buf()),
         known: vec![(common::SEQUENCE.into(), machine.fingerprint.clone())],
         use_cache: true,

@@ -9,6 +9,7 @@
 //! do about it. Any problem, or no installation at all, exits 1.
 
 mod failsafe;
+mod failures;
 mod fix;
 mod footprint;
 mod mcp;
@@ -78,6 +79,10 @@ fn handler(event: &str, command: String) -> Handler {
 
 pub fn run(args: cli::JsonArg) -> CmdResult {
     let session = format!("seed-doctor-{}", std::process::id());
+    // Read before the probes run: what the hooks recorded, not what doctor's own runs add.
+    let failures = crate::store::paths::state_dir()
+        .ok()
+        .map(|state| failures::check(&state));
     // The hooks run against the real state directory, so a broken one shows; what the
     // throwaway session leaves there is undone when `_cleanup` drops (also on an early return).
     let _cleanup = crate::store::paths::state_dir()
@@ -169,7 +174,8 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
         c["fix"] = json!(fix);
     }
     let report = json!({ "ok": ok, "installed": installed, "plugin": plugin, "files": files,
-        "sequences": sequences, "servers": servers, "checks": checks, "mcp": mcp });
+        "sequences": sequences, "servers": servers, "checks": checks, "mcp": mcp,
+        "failures": failures });
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&report)?)?;
     } else {
@@ -248,6 +254,9 @@ fn print_text(r: &Value, groups: &[fix::Group]) -> std::io::Result<()> {
             continue;
         }
         print_group(&groups[at], &c)?;
+    }
+    for line in failures::lines(&r["failures"]) {
+        outln!("{line}")?;
     }
     if let Some(m) = r.get("mcp").filter(|m| !m.is_null()) {
         let mark = if m["ok"] == true { "✓" } else { "✗" };

@@ -9,6 +9,7 @@ use crate::engine::Status;
 use crate::report;
 use crate::report::sanitize;
 use crate::session::now::{self, Items, Moved};
+use crate::store::failures::Tally;
 
 /// A status, with what the files moved and every item's lifecycle (`session::now`).
 type Shown<'a> = (Status, Option<&'a Moved>, Option<&'a Items>);
@@ -35,6 +36,7 @@ fn run_checked(args: crate::cli::StatusArgs, recovery: bool) -> CmdResult {
     print_statuses(
         &[(v.machine.status(&v.snap), None, None)],
         None,
+        &v.failures,
         recovery,
         args.json,
     )
@@ -45,6 +47,7 @@ fn run_checked(args: crate::cli::StatusArgs, recovery: bool) -> CmdResult {
 fn print_statuses(
     statuses: &[Shown<'_>],
     session: Option<&SessionInfo>,
+    failures: &Tally,
     recovery: bool,
     json: bool,
 ) -> CmdResult {
@@ -58,6 +61,9 @@ fn print_statuses(
         now::mark(*moved, *items, String::new(), &mut v);
         if let Some(d) = &shown {
             v["session"] = d.json.clone();
+        }
+        if !recovery {
+            v["hook_failures"] = report::failures_json(failures);
         }
         v
     };
@@ -80,7 +86,11 @@ fn print_statuses(
                     .to_string()
             })
             .collect();
-        let body = texts.join("\n\n");
+        let mut body = texts.join("\n\n");
+        if !recovery {
+            // Once per session, however many sequences it steps.
+            body = report::with_failures(&body, failures);
+        }
         let text = match &shown {
             Some(d) => format!("{}\n\n{body}", d.text),
             None => body,
@@ -112,7 +122,8 @@ fn run_session(args: &crate::cli::StatusArgs, recovery: bool) -> CmdResult {
         })
         .collect();
     let session = views.first().and_then(|v| v.session.as_ref());
-    print_statuses(&statuses, session, recovery, args.json)
+    let failures = views.first().map(|v| v.failures).unwrap_or_default();
+    print_statuses(&statuses, session, &failures, recovery, args.json)
 }
 
 /// Which session is shown, as text and as JSON.

@@ -19,7 +19,7 @@ use crate::engine::ir::FailMode;
 use crate::protocol::{Answer, output, repair};
 use crate::store::record::Record;
 use crate::store::redact::{MAX_FIELD, scrub_str};
-use crate::store::{log, paths};
+use crate::store::{failures, log, paths};
 
 /// The least a failure record waits for `errors.jsonl`, even when the hook's wait is used up:
 /// hooks that failed together (a session log locked past everyone's wait) append there at
@@ -122,6 +122,10 @@ pub fn failure_into(known: &Known, err: &HookError, t0: Instant, held: Option<Fi
         rec.ms = Some(ms_since(t0));
         rec.extra =
             json!({ "fail": if known.fail == FailMode::Closed { "closed" } else { "open" } });
+        // A lapse says so: it counts apart from a fail-closed refusal (`store::failures`).
+        if let HookError::Lapsed(ms) = err {
+            rec.extra[failures::BUDGET_KEY] = json!(ms);
+        }
         // What is left of the hook's wait: a hook that failed because the session log stayed
         // locked has used it up, and must answer now, not after another wait.
         // A lapse has no time left at all: the budget is spent.

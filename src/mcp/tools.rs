@@ -181,7 +181,12 @@ fn answer(
             } else {
                 (report::recovery_text(&st), report::recovery_json(&st))
             };
-            let text = now::mark(v.moved.as_ref(), v.items.as_ref(), text, &mut json);
+            let mut text = now::mark(v.moved.as_ref(), v.items.as_ref(), text, &mut json);
+            if name == "status" {
+                // seed's own failures, as the CLI says them after the status.
+                text = report::with_failures(&text, &v.failures);
+                json["hook_failures"] = report::failures_json(&v.failures);
+            }
             Ok(ToolOutput::ok(text, json))
         }
         "explain" => explain(ctx, args),

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::engine::{Decision, Facts, Phase};
+use crate::store::failures::Tally;
 use crate::tui::Seq;
 
 #[derive(Debug, Clone, Serialize)]
@@ -62,6 +63,8 @@ pub struct Summary {
     pub denied: Vec<CallNote>,
     /// Calls the source records as refused, whatever sequence replays them.
     pub refused: Vec<Refusal>,
+    /// seed's own failures the source records: lapses apart from fail-closed refusals.
+    pub hook_failures: Tally,
     pub skipped_lines: usize,
     /// Records of a newer seed's format, left out of every count above.
     pub newer_records: usize,
@@ -77,7 +80,9 @@ pub fn summarize(
     let records = &source.records;
     let mut events_by_kind = BTreeMap::new();
     let mut tools = BTreeMap::new();
+    let mut hook_failures = Tally::default();
     for r in records {
+        hook_failures.add_record(r);
         let key = match &r.event {
             Some(e) => e.kind.as_str().to_string(),
             None => format!("hook:{}", r.hook),
@@ -102,6 +107,7 @@ pub fn summarize(
         differing: Vec::new(),
         denied: Vec::new(),
         refused: refused(records),
+        hook_failures,
         skipped_lines: source.skipped,
         newer_records: source.newer,
     };
@@ -224,6 +230,9 @@ fn render_raw(s: &Summary) -> String {
         s.tool_calls,
         tl.join(", ")
     ));
+    if let Some(t) = s.hook_failures.text() {
+        out.push_str(&format!("seed:       {t} (its own failures)\n"));
+    }
     if s.skipped_lines > 0 {
         out.push_str(&format!(
             "skipped:    {} lines that were not events\n",

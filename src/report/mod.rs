@@ -16,6 +16,7 @@ use crate::engine::ir::{Enforcement, Outcome};
 use crate::engine::progress::{Ended, Progress};
 use crate::engine::status::Allowed;
 use crate::engine::wording::{position, position_word};
+use crate::store::failures::Tally;
 
 /// `[#########-----]` for a fraction in [0, 1].
 pub fn ascii_bar(fraction: f64, width: usize, full: char, empty: char) -> String {
@@ -198,6 +199,29 @@ fn value_lines(s: &mut String, st: &Status) {
             .collect();
         s.push_str(&format!("flags:   {}\n", f.join(", ")));
     }
+}
+
+/// seed's own failures in a session, for the end of its status (`None`: there were none):
+/// lapses (a call let through unjudged, a hook over its budget) apart from fail-closed
+/// refusals, which did their job.
+pub fn failures_line(t: &Tally) -> Option<String> {
+    let counts = t.text()?;
+    Some(format!(
+        "seed's own failures: {counts} — `seed doctor` lists when and why"
+    ))
+}
+
+/// `text` with the session's [`failures_line`] after it, when there is one.
+pub fn with_failures(text: &str, t: &Tally) -> String {
+    match failures_line(t) {
+        Some(line) => format!("{}\n\n{line}\n", text.trim_end()),
+        None => text.to_string(),
+    }
+}
+
+/// The same counts for `--json` (always present for a session: zero is news too).
+pub fn failures_json(t: &Tally) -> Value {
+    json!({ "lapses": t.lapses, "failed_closed": t.failed_closed })
 }
 
 /// What is left, as every face says it (the CLI, the dashboard at any width): done, how the

@@ -10,6 +10,7 @@ use super::now;
 use super::records::stream_records;
 use crate::dialects::{self, sequence_search_dirs};
 use crate::engine::{Facts, Machine, Snapshot};
+use crate::store::failures::{self, Tally};
 use crate::store::{paths, sessions, snapshot};
 
 pub enum Source<'a> {
@@ -32,6 +33,9 @@ pub struct View {
     pub moved: Option<super::now::Moved>,
     /// For a session of a chart with `[each]`: every item's lifecycle (seed 002's organs).
     pub items: Option<super::now::Items>,
+    /// seed's own failures in the log, and for a session those only `errors.jsonl` holds:
+    /// lapses apart from fail-closed refusals.
+    pub failures: Tally,
 }
 
 /// Lines of a log that were not folded.
@@ -42,19 +46,24 @@ pub struct Skipped {
     pub malformed: usize,
     /// Records of a newer format than this seed reads: skipped, not misread.
     pub newer: usize,
+    /// seed's own failures among the records read.
+    pub failures: Tally,
 }
 
 /// Read `log` once, feeding every record to each folder; what was passed over is counted.
 fn fold_log(log: &Path, folders: &mut [Folder]) -> Result<Skipped, Error> {
     let mut newer = 0;
+    let mut failures = Tally::default();
     let malformed = stream_records(log, |r| {
         newer += usize::from(r.is_newer());
+        failures.add_record(&r);
         folders.iter_mut().for_each(|f| f.feed(&r));
     })?;
     Ok(Skipped {
         log: log.to_path_buf(),
         malformed,
         newer,
+        failures,
     })
 }
 
@@ -89,20 +98,7 @@ pub fn session_views(
     pick: &Pick,
     sequence: Option<&str>,
 ) -> Result<Vec<View>, Error> {
-    if !state.exists() {
-        return Err(format!(
-            "state directory {} does not exist: no session has been recorded yet",
-            state.display()
-        )
-        .into());
-    }
-    if !state.is_dir() {
-        return Err(format!(
-            "state directory {} is not a directory (check SEED_HOME)",
-            state.display()
-        )
-        .into());
-    }
+    check_state(state)?;
     let info = choice::choose(state, pick)?;
     // Everything read below lives under the state directory: no symlink of another user's on
     // the way (the hook refuses them too; a forged log or chart would change the answer).
@@ -135,6 +131,9 @@ pub fn session_views(
         .map(|(m, _)| Folder::new(m))
         .collect();
     let skipped = fold_log(&info.log, &mut folders)?;
+    let failures = skipped
+        .failures
+        .merged(errors_log_failures(state, &info.id));
     let mut folded = folders
         .into_iter()
         .map(Folder::finish)
@@ -169,6 +168,7 @@ pub fn session_views(
                 skipped: skipped.clone(),
                 moved,
                 items,
+                failures,
             }
         })
         .collect();
@@ -176,6 +176,25 @@ pub fn session_views(
         return Err(format!("session {} has no sequence: pass --sequence NAME", info.id).into());
     }
     Ok(views)
+}
+
+/// A state directory that is not there, or not a directory, says so.
+fn check_state(state: &Path) -> Result<(), Error> {
+    if !state.exists() {
+        return Err(format!(
+            "state directory {} does not exist: no session has been recorded yet",
+            state.display()
+        )
+        .into());
+    }
+    if !state.is_dir() {
+        return Err(format!(
+            "state directory {} is not a directory (check SEED_HOME)",
+            state.display()
+        )
+        .into());
+    }
+    Ok(())
 }
 
 pub fn load_view(
@@ -215,12 +234,23 @@ pub fn load_view(
     Ok(View {
         machine,
         snap,
+        failures: skipped.failures,
         skipped,
         log: None,
         session: None,
         moved: None,
         items: None,
     })
+}
+
+/// The failures of session `id` that only `errors.jsonl` holds (its log could not take them).
+fn errors_log_failures(state: &Path, id: &str) -> Tally {
+    let mut t = Tally::default();
+    failures::errors_log_records(state)
+        .iter()
+        .filter(|r| r.session == id)
+        .for_each(|r| t.add_record(r));
+    t
 }
 
 /// The log of a session in the state directory, by id (or unique id prefix).

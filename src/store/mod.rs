@@ -2,6 +2,7 @@
 #![warn(clippy::too_many_lines)] // Past 80 lines (clippy.toml) a function is split or says why.
 
 pub mod compat;
+pub mod failures;
 pub mod log;
 pub mod paths;
 pub mod reader_each;

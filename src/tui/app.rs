@@ -148,13 +148,14 @@ impl Shell {
     fn follow(&mut self, target: Target, agent: Option<String>) -> Result<()> {
         self.feed = None;
         self.generation += 1;
-        let cfg = start::feed_config(
+        let mut cfg = start::feed_config(
             &self.opts,
             &target.info.id,
             target.log.clone(),
             &target.seqs,
             self.generation,
         );
+        cfg.started = target.info.started;
         let mut m = Model::new(target.info, target.seqs, &self.theme.name);
         m.themes = Theme::available(self.opts.user_dir.as_deref());
         m.size = self

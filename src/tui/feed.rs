@@ -44,6 +44,9 @@ pub struct FeedConfig {
     pub generation: u64,
     pub state: PathBuf,
     pub session: String,
+    /// When the session started (unix ms), when known: failures with no session recorded
+    /// since then are counted for it.
+    pub started: Option<i64>,
     /// The log to follow (`None`: no session yet; watch for one).
     pub log: Option<PathBuf>,
     /// Sequences the model already follows: record name and chart fingerprint (to trust the
@@ -163,6 +166,7 @@ fn run(
     let mut last_facts: Option<Facts> = None;
     let mut last_items: Option<(Vec<Item>, usize)> = None;
     let mut newest_seen: Option<String> = None;
+    let mut errors_seen = None;
     while !stop.load(Ordering::Relaxed) {
         let mut behind = false;
         if let Some(t) = tailer.as_mut() {
@@ -187,6 +191,9 @@ fn run(
             behind = t.is_behind();
         }
         if !sample_files(&cfg, &mut last_facts, &mut last_items, &send) {
+            return;
+        }
+        if !send_outside(&cfg, &mut errors_seen, &send) {
             return;
         }
         if behind {
@@ -251,6 +258,26 @@ fn watchable(path: &std::path::Path) -> Option<PathBuf> {
     let dir = path.parent()?;
     let plain = !dir.to_string_lossy().contains(['*', '?', '[']);
     (plain && dir.is_dir() && !path.is_file()).then(|| path.to_path_buf())
+}
+
+/// What `errors.jsonl` holds for the session, when it changed since `seen`; `false` when the
+/// dashboard is gone.
+fn send_outside(
+    cfg: &FeedConfig,
+    seen: &mut Option<Option<(u64, SystemTime)>>,
+    send: &dyn Fn(Msg) -> bool,
+) -> bool {
+    let now = super::outside::stamp(&cfg.state);
+    if seen.as_ref() == Some(&now) {
+        return true;
+    }
+    *seen = Some(now);
+    let since = cfg.started;
+    send(Msg::Outside(super::outside::read(
+        &cfg.state,
+        &cfg.session,
+        since,
+    )))
 }
 
 fn new_tailer(path: &std::path::Path) -> Tailer {

@@ -12,6 +12,7 @@ use serde_json::Value;
 use crate::engine::step::StepReport;
 use crate::engine::verdict::DeniedBy;
 use crate::engine::{Event, Machine, Phase, Snapshot};
+use crate::store::failures::Tally;
 use crate::store::record::Record;
 
 use super::lite::{Rec, VerdictView};
@@ -64,8 +65,9 @@ pub struct Health {
     /// Wall time of the most recent hook run, in ms.
     pub last_ms: Option<f64>,
     pub max_ms: f64,
-    /// Records whose hook hit an internal error (answered fail-open or fail-closed).
-    pub lapses: u64,
+    /// seed's own failures: lapses (let through unjudged, or over the time budget) and
+    /// fail-closed refusals, counted apart (`store::failures`).
+    pub failures: Tally,
     pub last_error: Option<String>,
     /// Calls and stops the hook blocked.
     pub denials: u64,
@@ -205,7 +207,9 @@ impl Fold {
             self.health.max_ms = self.health.max_ms.max(ms);
         }
         if let Some(e) = r.error() {
-            self.health.lapses += 1;
+            if let Some(k) = r.failure() {
+                self.health.failures.add(k);
+            }
             self.health.last_error = Some(sanitize::clean(e, 200));
         }
         let deep = &mut self.deep;

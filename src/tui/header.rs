@@ -1,7 +1,8 @@
 //! Header: session (its id, the project it ran in and its age), sequence, enforcement mode,
-//! live/replay, event count and hook health (last hook latency, fail-open lapses, denials); in
-//! a replay, playback state, what-if and the scrubber; a notice line when there is one (a
-//! session of another project than this directory's says so there).
+//! live/replay, event count and hook health (last hook latency, lapses apart from fail-closed
+//! refusals, failures only `errors.jsonl` holds, denials); in a replay, playback state,
+//! what-if and the scrubber; a notice line when there is one (a session of another project
+//! than this directory's says so there).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -65,14 +66,7 @@ fn count_parts(m: &Model, narrow: bool) -> Vec<(String, Option<Role>)> {
         ),
         None => ("hook –".to_string(), None),
     });
-    // A hook that failed let the call through unjudged (fail-open); said only when it did.
-    let lapses = (h.lapses > 0).then(|| {
-        let s = if h.lapses == 1 { "" } else { "s" };
-        (
-            format!("{} hook failure{s}", h.lapses),
-            Some(Role::HealthErr),
-        )
-    });
+    let lapses = failure_parts(m);
     let denied = (
         format!("{} denied", h.denials),
         Some(if h.denials > 0 {
@@ -83,8 +77,8 @@ fn count_parts(m: &Model, narrow: bool) -> Vec<(String, Option<Role>)> {
     );
     if narrow {
         out.insert(1, denied);
-        if let Some(l) = lapses {
-            out.insert(2, l);
+        for (i, l) in lapses.into_iter().enumerate() {
+            out.insert(2 + i, l);
         }
     } else {
         out.extend(lapses);
@@ -92,6 +86,34 @@ fn count_parts(m: &Model, narrow: bool) -> Vec<(String, Option<Role>)> {
     }
     if m.malformed > 0 {
         out.push((format!("{} bad lines", m.malformed), Some(Role::HealthWarn)));
+    }
+    out
+}
+
+/// seed's own failures, said only when there are any: lapses (`hook failure`: a call let
+/// through unjudged, a hook over its time budget) apart from fail-closed refusals (which did
+/// their job), counting those only `errors.jsonl` holds; then failures with no session since
+/// this one started.
+fn failure_parts(m: &Model) -> Vec<(String, Option<Role>)> {
+    let t = m.shown().health.failures.merged(m.outside.session);
+    let plural = |n: u64| if n == 1 { "" } else { "s" };
+    let mut out = Vec::new();
+    if t.lapses > 0 {
+        out.push((
+            format!("{} hook failure{}", t.lapses, plural(t.lapses)),
+            Some(Role::HealthErr),
+        ));
+    }
+    if t.failed_closed > 0 {
+        out.push((
+            format!("{} fail-closed", t.failed_closed),
+            Some(Role::HealthWarn),
+        ));
+    }
+    let u = m.outside.unattributed;
+    let n = u.lapses + u.failed_closed;
+    if n > 0 {
+        out.push((format!("{n} unattributed"), Some(Role::HealthErr)));
     }
     out
 }

@@ -4,7 +4,7 @@
 //! the lowest-priority ones drop out when rows run short.
 //! ```text
 //! seed ▸ compound_intelligence · enforce · LIVE       header (2)
-//! s-1 · 42 ev · hook 1.3ms · 0 lapses · 2 denied
+//! s-1 · 42 ev · hook 1.3ms · 2 denied · 1 hook failure
 //! base      0–50  [##########] 100%                   progress (layers + overall)
 //! overall [#####-----] 50% ▲50% ≥5 steps ↺
 //! ─ railroad ▸ starlog.check ─────────────            statechart (outline or graph)

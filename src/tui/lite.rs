@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use crate::engine::verdict::DeniedBy;
 use crate::engine::{Decision, EventKind, Phase};
+use crate::store::failures;
 use crate::store::record::Record;
 
 use super::rows::DETAIL_CHARS;
@@ -51,6 +52,8 @@ pub trait Rec {
     fn agent(&self) -> Option<&str>;
     fn tool_use_id(&self) -> Option<&str>;
     fn error(&self) -> Option<&str>;
+    /// What kind of seed's own failure this is (a lapse or a fail-closed refusal).
+    fn failure(&self) -> Option<failures::Kind>;
     fn ms(&self) -> Option<f64>;
     /// The event's kind and name.
     fn event(&self) -> Option<(EventKind, &str)>;
@@ -79,6 +82,9 @@ impl Rec for Record {
     }
     fn error(&self) -> Option<&str> {
         self.error.as_deref()
+    }
+    fn failure(&self) -> Option<failures::Kind> {
+        failures::of(self)
     }
     fn ms(&self) -> Option<f64> {
         self.ms
@@ -178,6 +184,9 @@ pub struct LiteRef<'a> {
     ms: Option<f64>,
     #[serde(borrow, default)]
     error: Option<S<'a>>,
+    /// Read only for a failure record (its fail mode, whether it ran out of time).
+    #[serde(borrow, default)]
+    extra: Option<&'a serde_json::value::RawValue>,
 }
 
 impl<'a> LiteRef<'a> {
@@ -204,6 +213,19 @@ impl Rec for LiteRef<'_> {
     }
     fn error(&self) -> Option<&str> {
         self.error.as_ref().map(|s| &*s.0)
+    }
+    fn failure(&self) -> Option<failures::Kind> {
+        let error = self.error()?;
+        let extra: Value = self
+            .extra
+            .and_then(|x| serde_json::from_str(x.get()).ok())
+            .unwrap_or(Value::Null);
+        failures::kind(
+            self.hook(),
+            Some(error),
+            extra.get("fail").and_then(Value::as_str),
+            extra.get(failures::BUDGET_KEY).is_some(),
+        )
     }
     fn ms(&self) -> Option<f64> {
         self.ms

@@ -20,6 +20,7 @@ pub mod keys;
 pub mod layout;
 pub mod lite;
 pub mod model;
+pub mod outside;
 pub mod pane;
 pub mod pick;
 pub mod progress;

@@ -160,6 +160,8 @@ pub struct Model {
     /// left out.
     pub live_items: Option<(Vec<crate::store::reader_each::Item>, usize)>,
     pub malformed: u64,
+    /// seed's failures of this session that only `errors.jsonl` holds (live).
+    pub outside: super::outside::Outside,
     pub mode: Mode,
     pub focus: Focus,
     pub overlay: Overlay,
@@ -222,6 +224,7 @@ impl Model {
             live_facts: BTreeMap::new(),
             live_items: None,
             malformed: 0,
+            outside: Default::default(),
             mode: Mode::Live,
             focus: Focus::Timeline,
             overlay: Overlay::None,

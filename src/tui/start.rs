@@ -285,6 +285,7 @@ pub fn feed_config(
         generation,
         state: opts.state.clone(),
         session: session.to_string(),
+        started: None,
         poll: if log.is_some() {
             opts.poll
         } else {

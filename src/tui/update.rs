@@ -51,6 +51,8 @@ pub enum Msg {
     /// A session of this project more recent than the one followed.
     NewerSession(String),
     Notice(String),
+    /// What `errors.jsonl` holds for the session (failures its log could not take).
+    Outside(super::outside::Outside),
     /// Replay playback: the delay [`super::replay::next_delay`] asked for has passed; show the
     /// next record.
     PlayStep,
@@ -149,6 +151,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Vec<Effect> {
             }
         }
         Msg::Notice(text) => m.notice = Some(text),
+        Msg::Outside(o) => m.outside = o,
         Msg::PlayStep => m.play_step(),
         Msg::Mouse(e) => return mouse(m, e),
         Msg::CallRead { title, pre, post } => {

@@ -77,6 +77,8 @@ fn a_payload_that_never_ends_is_answered_by_the_fail_mode_once_the_budget_is_spe
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert_eq!(errors[0]["error"], line);
         assert_eq!(errors[0]["extra"]["fail"], fail);
+        // Marked as over budget: a lapse, never counted as a fail-closed refusal.
+        assert_eq!(errors[0]["extra"]["budget_ms"], 300);
     }
 }
 

@@ -290,3 +290,108 @@ fn a_log_locked_elsewhere_fails_after_a_bounded_wait() {
     assert_eq!((r.code, r.stderr.as_str()), (0, ""));
     assert_eq!(s.log_lines("s-lock").len(), 2);
 }
+
+/// `seed` (not a hook) in the sandbox: exit code and stdout.
+fn seed_out(s: &Sandbox, args: &[&str]) -> (i32, String) {
+    let o = s.cmd().args(args).output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+    )
+}
+
+/// A hook of `session` whose log stays locked past `hook_budget_ms`: the lapse can only go to
+/// `errors.jsonl`, with the session's id.
+fn lapse_while_locked(s: &Sandbox, session: &str) {
+    let log = std::fs::File::open(s.session_dir(session).join("log.jsonl")).unwrap();
+    log.lock().unwrap();
+    let r = s.hook_env(
+        &["PreToolUse"],
+        pre(session),
+        &[("SEED_HOOK_BUDGET_MS", "300")],
+    );
+    assert_open(&r, "over budget, fail open");
+    assert!(r.stderr.contains("ran out of time"), "{}", r.stderr);
+    drop(log);
+}
+
+/// A fail-closed refusal is not a lapse (it did its job): `status`, `replay --summary` and
+/// `doctor` count lapses (a call let through unjudged, a hook over its budget) and fail-closed
+/// refusals apart, and count what only `errors.jsonl` holds. `doctor` lists each with when,
+/// where and why, its control characters shown, never raw.
+#[test]
+fn every_face_counts_lapses_apart_from_fail_closed_refusals() {
+    let s = Sandbox::new();
+    let id = "s-count";
+    let r = s.hook(&["--sequence", "safe_git", "PreToolUse"], pre(id));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // Refused because seed could not judge the call: a fail-closed refusal.
+    let closed = [("SEED_FAIL", "closed")];
+    assert_denied(&s.hook_env(&["--bogus"], pre(id), &closed), "closed");
+    // Let through unjudged; and under fail closed, a Stop has nothing to refuse: lapses.
+    assert_open(&s.hook(&["--bogus"], pre(id)), "open");
+    let stop = payload("Stop", id, json!({}));
+    assert_open(&s.hook_env(&["--bogus"], stop, &closed), "Stop");
+    lapse_while_locked(&s, id);
+    // No session at all, and a hostile reason written by hand.
+    assert_open(&s.hook(&["--bogus"], ""), "no payload");
+    let hostile = json!({"v": 1, "ts": "2026-11-28T04:00:00Z", "session": "", "hook": "PreToolUse",
+        "error": "seed: \u{1b}]0;pwned\u{7} \u{202e}gnp.exe", "extra": {"fail": "open"}});
+    let mut errors_log = std::fs::read_to_string(s.home().join("errors.jsonl")).unwrap();
+    errors_log.push_str(&format!("{hostile}\n"));
+    std::fs::write(s.home().join("errors.jsonl"), errors_log).unwrap();
+
+    let (code, text) = seed_out(&s, &["status", "--session", id]);
+    assert_eq!(code, 0, "{text}");
+    let last = text.trim_end().lines().last().unwrap_or_default();
+    assert_eq!(
+        last,
+        "seed's own failures: 3 lapses, 1 refused (fail = \"closed\") — `seed doctor` lists when and why"
+    );
+    let (_, out) = seed_out(&s, &["status", "--session", id, "--json"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["hook_failures"], json!({"lapses": 3, "failed_closed": 1}));
+
+    // The log alone: the locked-out lapse is only in errors.jsonl.
+    let log = s.session_dir(id).join("log.jsonl");
+    let log = log.to_str().unwrap();
+    let (_, out) = seed_out(&s, &["replay", log, "--summary", "--json"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["hook_failures"], json!({"lapses": 2, "failed_closed": 1}));
+    let (_, text) = seed_out(&s, &["replay", log, "--summary"]);
+    assert!(
+        text.contains("seed:       2 lapses, 1 refused (fail = \"closed\") (its own failures)"),
+        "{text}"
+    );
+
+    let (_, out) = seed_out(&s, &["doctor", "--json"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let f = &v["failures"];
+    assert_eq!(
+        (f["lapses"].as_u64(), f["failed_closed"].as_u64()),
+        (Some(5), Some(1))
+    );
+    let newest = &f["recent"][0];
+    assert_eq!(newest["recorded_in"], "errors.jsonl");
+    let over = f["recent"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["kind"] == "over_budget");
+    let over = over.expect("the lapse of the budget is listed");
+    assert_eq!(
+        (over["session"].as_str(), over["recorded_in"].as_str()),
+        (Some(id), Some("errors.jsonl"))
+    );
+    let (_, text) = seed_out(&s, &["doctor"]);
+    assert!(
+        text.contains("! seed's own failures recorded: 5 lapses, 1 refused (fail = \"closed\")"),
+        "{text}"
+    );
+    assert!(text.contains("PreToolUse (session s-count, errors.jsonl)  lapse (over its time budget): seed: ran out of time"), "{text}");
+    assert!(
+        text.contains("refused (fail = \"closed\"): seed: hook arguments"),
+        "{text}"
+    );
+    assert!(!text.contains(['\u{1b}', '\u{7}', '\u{202e}']), "{text:?}");
+}

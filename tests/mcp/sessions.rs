@@ -201,3 +201,33 @@ fn after_clear_the_successor_in_the_same_project_answers() {
         "sessB was resumed into sessA"
     );
 }
+
+/// seed's own failures reach the model as the CLI says them: the status tool's text ends with
+/// the same line, lapses apart from fail-closed refusals.
+#[test]
+fn the_status_tool_counts_seeds_own_failures_as_the_cli_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let cwd = home.display().to_string();
+    call(home, "s-fail", &cwd, "Read", "t1");
+    let pre = json!({"session_id": "s-fail", "cwd": cwd, "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    for fail in ["closed", "open", "open"] {
+        seed(home)
+            .args(["hook", "--fail", fail, "--bogus"])
+            .write_stdin(pre.to_string())
+            .output()
+            .unwrap();
+    }
+    let mut cli = seed(home);
+    cli.args(["status", "--session", "s-fail"]);
+    let (out, code) = output_of(&mut cli);
+    assert_eq!(code, 0, "{out}");
+    let line = "seed's own failures: 2 lapses, 1 refused (fail = \"closed\") — `seed doctor` lists when and why";
+    assert_eq!(out.trim_end().lines().last(), Some(line));
+    let mut c = Client::start(home, Some("s-fail"));
+    let answer = text(&c.call("status", json!({})));
+    assert_eq!(answer.trim_end().lines().last(), Some(line), "{answer}");
+    let v = c.structured("status", json!({}));
+    assert_eq!(v["hook_failures"], json!({"lapses": 2, "failed_closed": 1}));
+}

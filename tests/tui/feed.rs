@@ -54,6 +54,7 @@ fn follow(state: &Path, log: &Path, use_cache: bool, n: usize) -> Model {
         generation: 7,
         state: state.to_path_buf(),
         session: SESSION.into(),
+        started: None,
         log: Some(log.to_path_buf()),
         known: vec![(common::SEQUENCE.into(), machine.fingerprint.clone())],
         use_cache,
@@ -141,6 +142,7 @@ fn appends_after_the_backlog_are_stepped_live() {
         generation: 1,
         state: dir.path().to_path_buf(),
         session: SESSION.into(),
+        started: None,
         log: Some(log.clone()),
         known: vec![(common::SEQUENCE.into(), machine.fingerprint.clone())],
         use_cache: true,
@@ -196,6 +198,7 @@ fn a_state_file_created_later_wakes_the_feed() {
         generation: 1,
         state: dir.path().join("state"),
         session: SESSION.into(),
+        started: None,
         log: None,
         known: Vec::new(),
         use_cache: false,
@@ -230,4 +233,76 @@ fn a_state_file_created_later_wakes_the_feed() {
     )
     .expect("file");
     assert_eq!(waypoint(&mut rx), serde_json::json!("active"));
+}
+
+/// A failure record as the hook appends it to `errors.jsonl` when no session log takes it.
+fn errors_record(session: &str, ts: &str, fail: &str, budget: bool) -> Record {
+    let mut r = Record::new(ts, session, "PreToolUse");
+    r.error = Some("seed: the session log stayed locked".into());
+    r.extra = serde_json::json!({ "fail": fail });
+    if budget {
+        r.extra["budget_ms"] = serde_json::json!(500);
+    }
+    r
+}
+
+/// Failures only `errors.jsonl` holds reach the live dashboard: this session's (by id),
+/// lapses apart from fail-closed refusals, and those with no session since it started; one
+/// appended later arrives too. Other sessions' and older unattributed ones do not count.
+#[test]
+fn failures_only_the_errors_log_holds_reach_the_live_header() {
+    use seed::store::failures::Tally;
+    let records = common::demo_session().records;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = session(dir.path(), &records, records.len());
+    let errors = paths::errors_log(dir.path());
+    for r in [
+        errors_record(SESSION, "2026-11-22T10:00:00Z", "closed", true),
+        errors_record(SESSION, "2026-11-22T10:00:01Z", "closed", false),
+        errors_record("", "2026-11-22T10:00:02Z", "open", false),
+        errors_record("", "2026-11-01T00:00:00Z", "open", false),
+        errors_record("other", "2026-11-22T10:00:03Z", "open", false),
+    ] {
+        log::append_once(&errors, &r).expect("append");
+    }
+    let machine = common::machine(common::SEQUENCE);
+    let mut cfg = seed::tui::start::feed_config(
+        &seed::tui::start::Options {
+            state: dir.path().to_path_buf(),
+            poll: Duration::from_millis(200),
+            ..Default::default()
+        },
+        SESSION,
+        Some(log),
+        &[],
+        3,
+    );
+    cfg.started = seed::tui::model::parse_ts("2026-11-22T09:00:00Z");
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let _feed = feed::spawn(cfg, tx).expect("feed");
+    let info = SessionInfo {
+        id: SESSION.into(),
+        ..Default::default()
+    };
+    let mut m = Model::new(info, vec![Seq::new(machine, true)], "default");
+    let mut wait_for = |m: &mut Model, session: Tally, unattributed: Tally| {
+        let start = Instant::now();
+        while (m.outside.session, m.outside.unattributed) != (session, unattributed) {
+            assert!(start.elapsed() < Duration::from_secs(20), "{:?}", m.outside);
+            match rx.try_recv() {
+                Ok((_, msg)) => {
+                    update(m, msg);
+                }
+                Err(_) => std::thread::sleep(Duration::from_millis(5)),
+            }
+        }
+    };
+    let one = |lapses, failed_closed| Tally {
+        lapses,
+        failed_closed,
+    };
+    wait_for(&mut m, one(1, 1), one(1, 0));
+    let later = errors_record(SESSION, "2026-11-22T10:00:04Z", "open", false);
+    log::append_once(&errors, &later).expect("append");
+    wait_for(&mut m, one(2, 1), one(1, 0));
 }

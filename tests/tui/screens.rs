@@ -386,3 +386,51 @@ fn a_region_cut_short_says_how_much_more_there_is() {
     let wide = text(&draw(&model(), &th, 160, 48));
     assert!(!wide.contains(" more ─"), "{wide}");
 }
+
+/// A failure record as the hook writes it: `fail` and, for a lapse of the budget, `budget_ms`.
+fn failure(hook: &str, extra: serde_json::Value) -> Entry {
+    let mut record = seed::store::record::Record::new("2026-11-22T10:00:00.000Z", "s-7f3a", hook);
+    record.error = Some("seed: ran out of time".into());
+    record.extra = extra;
+    Entry {
+        offset: u64::MAX / 2,
+        record,
+    }
+}
+
+/// A fail-closed refusal did its job: the header counts it apart from lapses (a call let
+/// through unjudged, a hook over its budget), with the failures only `errors.jsonl` holds.
+#[test]
+fn header_counts_lapses_apart_from_fail_closed_refusals() {
+    use seed::store::failures::Tally;
+    let mut m = model();
+    m.apply_records(vec![
+        failure("PreToolUse", serde_json::json!({"fail": "closed"})),
+        failure(
+            "PreToolUse",
+            serde_json::json!({"fail": "closed", "budget_ms": 500}),
+        ),
+    ]);
+    m.outside.session = Tally {
+        lapses: 1,
+        failed_closed: 1,
+    };
+    m.outside.unattributed = Tally {
+        lapses: 2,
+        failed_closed: 0,
+    };
+    for (w, h) in [(40, 20), (80, 24), (120, 40)] {
+        let t = text(&draw(&m, &theme("default"), w, h));
+        let header: String = t.lines().take(4).collect::<Vec<_>>().join("\n");
+        insta::assert_snapshot!(format!("header_counts_failures_{w}x{h}"), header);
+        // The demo's own failure (no fail mode: an older record, fail-open) and the lapse of
+        // the budget are lapses; one refusal in the log and one in errors.jsonl failed closed.
+        assert!(header.contains("3 hook failures"), "{header}");
+        if w >= 80 {
+            assert!(header.contains("2 fail-closed"), "{header}");
+        }
+        if w >= 120 {
+            assert!(header.contains("2 unattributed · 4 denied"), "{header}");
+        }
+    }
+}

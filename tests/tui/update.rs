@@ -262,7 +262,7 @@ fn timeline_arrows_pick_rows_and_end_follows_again() {
 fn records_update_health_rows_and_deep_state() {
     let m = model_with(&records());
     let h = &m.fold.health;
-    assert_eq!(h.lapses, 1);
+    assert_eq!((h.failures.lapses, h.failures.failed_closed), (1, 0));
     assert_eq!(h.denials, 4);
     assert!(h.last_ms.is_some());
     assert!(m.rows.len() < records().len(), "Pre and Post share a row");
