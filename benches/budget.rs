@@ -12,7 +12,12 @@
 //! - `hook/strings`: a PreToolUse whose tool input holds N one-letter strings;
 //! - `hook/response`: a PostToolUse whose tool result holds N one-letter strings;
 //! - `hook/result`: a PostToolUse whose tool result is one string of N bytes;
-//! - `wide/hook`, `wide/status`, `wide/validate`: a step with N next tools.
+//! - `wide/hook`, `wide/status`, `wide/validate`: a step with N next tools;
+//! - `wide/dashboard`: the dashboard's first frame (120×40, `seed screenshot` of the session)
+//!   on that sequence;
+//! - `load/json`, `load/yaml`, `load/mmd`, `load/toml`: `seed validate` of a sequence of N
+//!   steps in each dialect (master JSON, workflow YAML, Mermaid, a TOML manifest with N
+//!   neutral tools), doubling up to the loaders' 16 MiB limit.
 //!
 //! Peak memory needs GNU time at /usr/bin/time; without it only the time is printed.
 
@@ -94,6 +99,60 @@ fn wide_sequence(to: &Path, n: usize) {
         "tool_transitions": {"w.start": {"next_allowed": tools}},
     });
     std::fs::write(to, seq.to_string()).expect("sequence");
+}
+
+/// A master-dialect (JSON) chain of `n` steps.
+fn json_chain(to: &Path, n: usize) {
+    let mut steps = serde_json::Map::new();
+    for i in 0..n {
+        let next = serde_json::json!({ "next_allowed": [format!("w.s{}", i + 1)] });
+        steps.insert(format!("w.s{i}"), next);
+    }
+    let seq = serde_json::json!({
+        "name": "chain", "description": "x", "enforcement": "enforce", "off_path": "deny",
+        "start": ["w.s0"], "tool_transitions": steps,
+    });
+    std::fs::write(to, seq.to_string()).expect("sequence");
+}
+
+/// A Mermaid chain of `n` steps, each moved on by its own call.
+fn mermaid_chain(n: usize) -> String {
+    let mut t = String::from("stateDiagram-v2\n    [*] --> s0\n");
+    for i in 0..n {
+        t.push_str(&format!("    s{i} --> s{} : mcp__w__t{i}\n", i + 1));
+    }
+    t.push_str(&format!("    s{n} --> [*] : SessionEnd\n"));
+    t
+}
+
+/// A workflow (YAML) chain of `n` action nodes, each a command.
+fn yaml_chain(to: &Path, n: usize) {
+    let mut t = String::from(
+        "name: chain\nversion: \"1\"\ndescription: x\nenforcement: enforce\noff_path: deny\nstart_node: n0\nnodes:\n",
+    );
+    for i in 0..n {
+        let next = if i + 1 == n {
+            "done".to_string()
+        } else {
+            format!("n{}", i + 1)
+        };
+        t.push_str(&format!(
+            "  n{i}:\n    type: action\n    actions:\n      - type: run_command\n        command: \"echo {i}\"\n    on_success: {next}\n"
+        ));
+    }
+    t.push_str("endings:\n  done:\n    type: success\n    message: ok\n");
+    std::fs::write(to, t).expect("sequence");
+}
+
+/// A TOML manifest with `n` neutral tools over a two-step diagram.
+fn toml_manifest(dir: &Path, n: usize) {
+    let tools: Vec<String> = (0..n).map(|i| format!("\"mcp__n__t{i}\"")).collect();
+    let t = format!(
+        "name = \"chain\"\ndescription = \"x\"\ndiagram = \"chain.mmd\"\nenforcement = \"enforce\"\nneutral_tools = [{}]\n",
+        tools.join(", ")
+    );
+    std::fs::write(dir.join("chain.mmd"), mermaid_chain(2)).expect("diagram");
+    std::fs::write(dir.join("chain.toml"), t).expect("manifest");
 }
 
 struct Shape {
@@ -193,6 +252,52 @@ fn shapes() -> Vec<Shape> {
             },
         },
         Shape {
+            name: "wide/dashboard",
+            unit: "next tools of one step",
+            sizes: sizes(12_500, 100_000),
+            setup: |dir, n| {
+                wide_sequence(&dir.join("wide.json"), n);
+                let args = "screenshot bench --sequence wide.json --format txt --size 120x40 --out frame.txt";
+                args.split(' ').map(String::from).collect()
+            },
+        },
+        Shape {
+            name: "load/json",
+            unit: "steps (one call each)",
+            sizes: sizes(23_000, 368_000),
+            setup: |dir, n| {
+                json_chain(&dir.join("chain.json"), n);
+                ["validate", "chain.json"].map(String::from).to_vec()
+            },
+        },
+        Shape {
+            name: "load/yaml",
+            unit: "action nodes (one command each)",
+            sizes: sizes(10_000, 160_000),
+            setup: |dir, n| {
+                yaml_chain(&dir.join("chain.yaml"), n);
+                ["validate", "chain.yaml"].map(String::from).to_vec()
+            },
+        },
+        Shape {
+            name: "load/mmd",
+            unit: "states (one call each)",
+            sizes: sizes(28_000, 448_000),
+            setup: |dir, n| {
+                std::fs::write(dir.join("chain.mmd"), mermaid_chain(n)).expect("diagram");
+                ["validate", "chain.mmd"].map(String::from).to_vec()
+            },
+        },
+        Shape {
+            name: "load/toml",
+            unit: "neutral tools",
+            sizes: sizes(60_000, 960_000),
+            setup: |dir, n| {
+                toml_manifest(dir, n);
+                ["validate", "chain.toml"].map(String::from).to_vec()
+            },
+        },
+        Shape {
             name: "wide/status",
             unit: "next tools of one step",
             sizes: sizes(12_500, 100_000),
@@ -209,6 +314,18 @@ fn shapes() -> Vec<Shape> {
 /// A sequence whose first step is `w.start`: the hook judges (and refuses) a Bash call.
 const GATE: &str = r#"{"name":"gate","description":"x","enforcement":"enforce","off_path":"deny",
   "tool_transitions":{"w.start":{"next_allowed":["w.next"]}}}"#;
+
+/// The size of what the command reads: the sequence `validate` checks, the payload a hook
+/// reads, the sequence a face shows.
+fn input_size(dir: &Path, args: &[&str]) -> u64 {
+    let size = |f: &str| std::fs::metadata(dir.join(f)).map_or(0, |m| m.len());
+    match args {
+        ["validate", file] => size(file),
+        ["hook", ..] => size("in.json"),
+        _ if args.contains(&"wide.json") => size("wide.json"),
+        _ => size("in.json"),
+    }
+}
 
 fn main() {
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
@@ -237,7 +354,7 @@ fn main() {
             for &n in &shape.sizes {
                 let args = (shape.setup)(&dir, n);
                 let args: Vec<&str> = args.iter().map(String::as_str).collect();
-                if shape.name == "wide/status" {
+                if matches!(shape.name, "wide/status" | "wide/dashboard") {
                     // A session to show: one hook call through the wide sequence first.
                     payload(&dir.join("in.json"), "PreToolUse", |_| {});
                     run(
@@ -247,7 +364,7 @@ fn main() {
                         &dir,
                     );
                 }
-                let input_bytes = std::fs::metadata(dir.join("in.json")).map_or(0, |m| m.len());
+                let input_bytes = input_size(&dir, &args);
                 // The fastest of a few runs: the machine's other work only ever adds time.
                 let c = (0..runs)
                     .map(|_| run(bin, &args, &dir.join("in.json"), &dir))
@@ -259,7 +376,7 @@ fn main() {
                     format!("{:.0} MB", k as f64 / 1024.0)
                 });
                 println!(
-                    "  {label:<8} N={n:>9}  input {:>7.1} MB  {:>8.3} s  peak {mem:>8}{growth}",
+                    "  {label:<8} N={n:>9}  input {:>7.2} MB  {:>8.3} s  peak {mem:>8}{growth}",
                     input_bytes as f64 / (1 << 20) as f64,
                     c.secs
                 );

@@ -230,6 +230,15 @@ fn read_files(
     })
 }
 
+impl Files {
+    /// The files that exist, lowest layer first.
+    fn read_paths(&self) -> Vec<PathBuf> {
+        let user = self.user.as_ref().and(self.user_path.clone());
+        let project = self.project.as_ref().and(self.project_path.clone());
+        user.into_iter().chain(project).collect()
+    }
+}
+
 /// The variables' and flags' layers, and the fail mode by the one rule.
 struct Above {
     env: Override,
@@ -313,13 +322,7 @@ pub fn load(
 ) -> Result<Config, ConfigError> {
     let var = |k: &str| env(k).filter(|v| !v.trim().is_empty());
     let f = read_files(start_dirs, env, flags)?;
-    let mut files = Vec::new();
-    if f.user.is_some() {
-        files.extend(f.user_path.clone());
-    }
-    if f.project.is_some() {
-        files.extend(f.project_path.clone());
-    }
+    let files = f.read_paths();
     let mut warnings: Vec<String> = [&f.user, &f.project]
         .into_iter()
         .flatten()

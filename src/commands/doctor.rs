@@ -77,23 +77,23 @@ fn handler(event: &str, command: String) -> Handler {
     }
 }
 
-pub fn run(args: cli::JsonArg) -> CmdResult {
-    let session = format!("seed-doctor-{}", std::process::id());
-    // Read before the probes run: what the hooks recorded, not what doctor's own runs add.
-    let failures = crate::store::paths::state_dir()
-        .ok()
-        .map(|state| failures::check(&state));
-    // The hooks run against the real state directory, so a broken one shows; what the
-    // throwaway session leaves there is undone when `_cleanup` drops (also on an early return).
-    let _cleanup = crate::store::paths::state_dir()
-        .ok()
-        .map(|state| footprint::Footprint::take(state, &session));
-    let project = install::project_root();
-    let mut files = Vec::new();
-    let mut checks = Vec::new();
-    let mut ok = true;
-    let mut plugin = false;
-    let safety = failsafe::Wanted::of(&project);
+/// What the settings files say and how their seed handlers answered.
+#[derive(Default)]
+struct Probed {
+    files: Vec<Value>,
+    checks: Vec<Value>,
+    ok: bool,
+    plugin: bool,
+}
+
+/// Each scope's settings file: its seed entries, those it misses, and every handler run on
+/// a canned payload (each event, each matcher group: a typo in any one command, a sequence
+/// that does not exist or a flag `seed hook` does not take, fails the check).
+fn probe_settings(session: &str, project: &Path, safety: &failsafe::Wanted) -> Probed {
+    let mut p = Probed {
+        ok: true,
+        ..Probed::default()
+    };
     for (scope, name) in [
         (Scope::User, "user"),
         (Scope::Project, "project"),
@@ -108,12 +108,13 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
         let settings = match install::parse_settings(&path, &text) {
             Ok(v) => v,
             Err(e) => {
-                ok = false;
-                files.push(json!({ "scope": name, "path": path, "error": e }));
+                p.ok = false;
+                p.files
+                    .push(json!({ "scope": name, "path": path, "error": e }));
                 continue;
             }
         };
-        plugin |= enables_seed_plugin(&settings);
+        p.plugin |= enables_seed_plugin(&settings);
         let entries = install::seed_handlers(&settings);
         let events: Vec<&str> = entries.iter().map(|h| h.event.as_str()).collect();
         let missing: Vec<&str> = install::HOOK_EVENTS
@@ -121,15 +122,51 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
             .map(|(e, _)| *e)
             .filter(|e| !entries.is_empty() && !events.contains(e))
             .collect();
-        files.push(
+        p.files.push(
             json!({ "scope": name, "path": path, "entries": entries.len(), "missing": missing }),
         );
-        // Every handler, each event and each matcher group: a typo in any one command (a
-        // sequence that does not exist, a flag `seed hook` does not take) fails the check.
         for h in &entries {
-            ok &= probe(&mut checks, name, h, &session, &project, &safety);
+            p.ok &= probe(&mut p.checks, name, h, session, project, safety);
         }
     }
+    p
+}
+
+/// Each failed check gets the one thing to do about it, when there is one.
+fn attach_fixes(checks: &mut [Value], exe: &str) {
+    for c in checks.iter_mut().filter(|c| c["ok"] != true) {
+        let problems: Vec<String> =
+            serde_json::from_value(c["problems"].clone()).unwrap_or_default();
+        let fix = fix::fix_for(
+            &problems,
+            c["stderr"].as_str().unwrap_or(""),
+            c["command"].as_str().unwrap_or(""),
+            c["scope"].as_str().unwrap_or(""),
+            exe,
+        );
+        c["fix"] = json!(fix);
+    }
+}
+
+pub fn run(args: cli::JsonArg) -> CmdResult {
+    let session = format!("seed-doctor-{}", std::process::id());
+    // Read before the probes run: what the hooks recorded, not what doctor's own runs add.
+    let failures = crate::store::paths::state_dir()
+        .ok()
+        .map(|state| failures::check(&state));
+    // The hooks run against the real state directory, so a broken one shows; what the
+    // throwaway session leaves there is undone when `_cleanup` drops (also on an early return).
+    let _cleanup = crate::store::paths::state_dir()
+        .ok()
+        .map(|state| footprint::Footprint::take(state, &session));
+    let project = install::project_root();
+    let safety = failsafe::Wanted::of(&project);
+    let Probed {
+        files,
+        mut checks,
+        mut ok,
+        plugin,
+    } = probe_settings(&session, &project, &safety);
     let in_settings = files.iter().any(|f| f["entries"].as_u64().unwrap_or(0) > 0);
     if !in_settings && plugin {
         // The plugin's hooks/hooks.json runs `seed hook EVENT` from PATH for every event.
@@ -161,18 +198,7 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
     let exe = std::env::current_exe()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|_| "/path/to/seed".into());
-    for c in checks.iter_mut().filter(|c| c["ok"] != true) {
-        let problems: Vec<String> =
-            serde_json::from_value(c["problems"].clone()).unwrap_or_default();
-        let fix = fix::fix_for(
-            &problems,
-            c["stderr"].as_str().unwrap_or(""),
-            c["command"].as_str().unwrap_or(""),
-            c["scope"].as_str().unwrap_or(""),
-            &exe,
-        );
-        c["fix"] = json!(fix);
-    }
+    attach_fixes(&mut checks, &exe);
     let report = json!({ "ok": ok, "installed": installed, "plugin": plugin, "files": files,
         "sequences": sequences, "servers": servers, "checks": checks, "mcp": mcp,
         "failures": failures });
@@ -193,7 +219,8 @@ pub fn run(args: cli::JsonArg) -> CmdResult {
     })
 }
 
-fn print_text(r: &Value, groups: &[fix::Group]) -> std::io::Result<()> {
+/// Each settings file read, its seed entries and the events it misses.
+fn print_files(r: &Value) -> std::io::Result<()> {
     let list = |v: &Value| v.as_array().cloned().unwrap_or_default();
     let s = |v: &Value| v.as_str().unwrap_or("").to_string();
     for f in list(&r["files"]) {
@@ -211,6 +238,13 @@ fn print_text(r: &Value, groups: &[fix::Group]) -> std::io::Result<()> {
             outln!("  ✗ no entry for {}", s(&m))?;
         }
     }
+    Ok(())
+}
+
+fn print_text(r: &Value, groups: &[fix::Group]) -> std::io::Result<()> {
+    let list = |v: &Value| v.as_array().cloned().unwrap_or_default();
+    let s = |v: &Value| v.as_str().unwrap_or("").to_string();
+    print_files(r)?;
     if r["plugin"] == true {
         outln!("• the seed plugin is enabled (its hooks run `seed` from PATH)")?;
     }

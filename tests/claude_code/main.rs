@@ -32,6 +32,7 @@
 mod harness;
 
 mod advise;
+mod budget;
 mod context;
 mod doctor;
 mod everyday;
