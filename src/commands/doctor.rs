@@ -361,6 +361,10 @@ fn print_servers(r: &Value) -> std::io::Result<()> {
             outln!("    fix: {f}")?;
         }
     }
+    for n in r["deep_state"].as_array().into_iter().flatten() {
+        let (seq, line) = (clean(&s(&n["sequence"]), 200), clean(&s(&n["line"]), 1000));
+        outln!("! sequence {seq}: {line}")?;
+    }
     Ok(())
 }
 

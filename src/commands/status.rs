@@ -11,10 +11,15 @@ use crate::report::sanitize;
 use crate::session::now::{self, Items, Moved};
 use crate::store::failures::Tally;
 
-/// A status, with what the files moved and every item's lifecycle (`session::now`).
-type Shown<'a> = (Status, Option<&'a Moved>, Option<&'a Items>);
+/// A status, with what the files moved and every item's lifecycle (`session::now`), and the
+/// line saying its deep state cannot apply here (seed 000's readers, `HEAVEN_DATA_DIR` unset).
+type Shown<'a> = (Status, Option<&'a Moved>, Option<&'a Items>, Option<String>);
 use crate::store::paths;
 use crate::store::sessions::{self, SessionInfo};
+
+fn deep_state_notice(m: &crate::engine::Machine) -> Option<String> {
+    report::deep_state::unset_notice(&m.chart, &|k| std::env::var(k).ok())
+}
 
 pub fn run(args: crate::cli::StatusArgs, recovery: bool) -> CmdResult {
     // Errors quote sequence files and paths: cleaned like the rest of the output.
@@ -34,7 +39,12 @@ fn run_checked(args: crate::cli::StatusArgs, recovery: bool) -> CmdResult {
         eprintln!("{n}");
     }
     print_statuses(
-        &[(v.machine.status(&v.snap), None, None)],
+        &[(
+            v.machine.status(&v.snap),
+            None,
+            None,
+            deep_state_notice(&v.machine),
+        )],
         None,
         &v.failures,
         recovery,
@@ -52,7 +62,7 @@ fn print_statuses(
     json: bool,
 ) -> CmdResult {
     let shown = session.map(described);
-    let render = |(st, moved, items): &Shown<'_>| -> serde_json::Value {
+    let render = |(st, moved, items, notice): &Shown<'_>| -> serde_json::Value {
         let mut v = if recovery {
             report::recovery_json(st)
         } else {
@@ -65,6 +75,9 @@ fn print_statuses(
         if !recovery {
             v["hook_failures"] = report::failures_json(failures);
         }
+        if let Some(n) = notice {
+            v["deep_state_notice"] = n.clone().into();
+        }
         v
     };
     let out = if json {
@@ -75,15 +88,17 @@ fn print_statuses(
     } else {
         let texts: Vec<String> = statuses
             .iter()
-            .map(|(st, moved, items)| {
+            .map(|(st, moved, items, notice)| {
                 let t = if recovery {
                     report::recovery_text(st)
                 } else {
                     report::status_text(st)
                 };
-                now::mark(*moved, *items, t, &mut serde_json::Value::Null)
-                    .trim_end()
-                    .to_string()
+                let t = now::mark(*moved, *items, t, &mut serde_json::Value::Null);
+                match notice {
+                    Some(n) => format!("{}\n{n}", t.trim_end()),
+                    None => t.trim_end().to_string(),
+                }
             })
             .collect();
         let mut body = texts.join("\n\n");
@@ -118,6 +133,7 @@ fn run_session(args: &crate::cli::StatusArgs, recovery: bool) -> CmdResult {
                 v.machine.status(&v.snap),
                 v.moved.as_ref(),
                 v.items.as_ref(),
+                deep_state_notice(&v.machine),
             )
         })
         .collect();

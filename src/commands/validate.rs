@@ -14,6 +14,7 @@ use crate::report::validation::{FileReport, failed, render_text, validate_paths}
 pub fn run(args: crate::cli::ValidateArgs) -> CmdResult {
     let mut reports = validate_paths(&args.paths);
     add_server_warnings(&mut reports, &args.paths);
+    crate::report::deep_state::add_warnings(&mut reports, &args.paths, &|k| std::env::var(k).ok());
     if reports.is_empty() {
         // Saying nothing and succeeding would read as "all valid".
         let names: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();

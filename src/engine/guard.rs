@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::decode;
 use super::interpolate;
-use super::ir::{Action, CmpOp, Guard, InputMatcher, ResultPart};
+use super::ir::{Action, CmpOp, Guard, InputMatcher, PROJECT_DIR_READER, ResultPart};
 use super::pattern::input_matches;
 use super::snapshot::{Checkpoint, Snapshot};
 
@@ -67,12 +67,7 @@ fn eval_in(
             compare(lookup_var(snap, name).unwrap_or(&Value::Null), *op, value)
         }
         Guard::Count { name, op, value } => {
-            let len = match lookup_var(snap, name) {
-                Some(Value::Array(a)) => a.len() as f64,
-                Some(Value::Object(o)) => o.len() as f64,
-                Some(Value::String(s)) => s.chars().count() as f64,
-                _ => 0.0,
-            };
+            let len = items_in(lookup_var(snap, name)) as f64;
             compare(&Value::from(len), *op, &Value::from(*value))
         }
         Guard::In { state } => snap.is_active(*state),
@@ -87,7 +82,8 @@ fn eval_in(
                     vars: &snap.vars,
                     flags: &snap.flags,
                 };
-                let now = InputMatcher::Glob(interpolate::glob(g, &scope));
+                let g = in_project(g, snap);
+                let now = InputMatcher::Glob(interpolate::glob(&g, &scope));
                 input_matches(i, pointer, &now)
             }
             m => input_matches(i, pointer, m),
@@ -100,6 +96,19 @@ fn eval_in(
             lookup_var(snap, var).is_some_and(|list| list_covers(list, &v))
         }),
     })
+}
+
+/// `${CLAUDE_PROJECT_DIR}` in an input glob is the project's directory, as its reader sampled
+/// it: seed 003's relative `data/config.yaml` is the file inside the project, not one of that
+/// name anywhere. Unsampled, it stays and becomes `*` like any unknown reference.
+fn in_project<'g>(glob: &'g str, snap: &Snapshot) -> std::borrow::Cow<'g, str> {
+    let reference = format!("${{{PROJECT_DIR_READER}}}");
+    match snap.facts.get(PROJECT_DIR_READER) {
+        Some(Value::String(dir)) if !dir.is_empty() && glob.contains(&reference) => {
+            glob.replace(&reference, dir.trim_end_matches('/')).into()
+        }
+        _ => glob.into(),
+    }
 }
 
 /// A result compared at a pointer; `contains` looks into every string it holds.
@@ -324,69 +333,6 @@ pub fn apply(
             Action::SetFlag { name, value } => {
                 snap.flags.insert(name.clone(), *value);
             }
-            Action::SetVar { name, value } => {
-                let value = interpolate::value(value, &scope(snap));
-                snap.vars.insert(name.clone(), value);
-            }
-            Action::SetVarFromInput { name, pointer } => {
-                let v = input.pointer(pointer).cloned().unwrap_or(Value::Null);
-                snap.vars.insert(name.clone(), v);
-            }
-            Action::SetVarFromResult {
-                name,
-                from,
-                pointer,
-                decode: how,
-            } => {
-                let part = match from {
-                    ResultPart::Response => response,
-                    ResultPart::Input => input,
-                };
-                let v = part
-                    .pointer(pointer)
-                    .map_or(Value::Null, |v| decode::value(v, *how));
-                snap.vars.insert(name.clone(), v);
-            }
-            Action::Remember {
-                name,
-                from,
-                pointer,
-            } => {
-                let part = match from {
-                    ResultPart::Response => response,
-                    ResultPart::Input => input,
-                };
-                if let Some(items) = part.pointer(pointer) {
-                    let slot = snap.vars.entry(name.clone()).or_insert(Value::Null);
-                    remember(slot, items);
-                }
-            }
-            Action::AppendVar { name, value } => {
-                let value = &interpolate::value(value, &scope(snap));
-                let slot = snap
-                    .vars
-                    .entry(name.clone())
-                    .or_insert(Value::Array(Vec::new()));
-                match slot {
-                    Value::Array(a) => a.push(value.clone()),
-                    other => *other = Value::Array(vec![other.clone(), value.clone()]),
-                }
-            }
-            Action::MergeVar { name, value } => {
-                let value = &interpolate::value(value, &scope(snap));
-                let slot = snap
-                    .vars
-                    .entry(name.clone())
-                    .or_insert(Value::Object(Default::default()));
-                match (slot, value) {
-                    (Value::Object(dst), Value::Object(src)) => {
-                        for (k, v) in src {
-                            dst.insert(k.clone(), v.clone());
-                        }
-                    }
-                    (slot, v) => *slot = v.clone(),
-                }
-            }
             Action::Checkpoint { name } => {
                 let cp = Checkpoint {
                     flags: snap.flags.clone(),
@@ -401,9 +347,92 @@ pub fn apply(
                 }
             }
             Action::Note { text } => notes.push(interpolate::text(text, &scope(snap))),
+            _ => apply_to_var(a, snap, input, response),
         }
     }
     notes
+}
+
+/// The actions that set one variable.
+fn apply_to_var(a: &Action, snap: &mut Snapshot, input: &Value, response: &Value) {
+    let part = |from: &ResultPart| match from {
+        ResultPart::Response => response,
+        ResultPart::Input => input,
+    };
+    match a {
+        Action::SetVar { name, value } => {
+            let value = interpolate::value(value, &scope(snap));
+            snap.vars.insert(name.clone(), value);
+        }
+        Action::SetVarFromInput { name, pointer } => {
+            let v = input.pointer(pointer).cloned().unwrap_or(Value::Null);
+            snap.vars.insert(name.clone(), v);
+        }
+        Action::SetVarFromResult {
+            name,
+            from,
+            pointer,
+            decode: how,
+        } => {
+            let v = part(from)
+                .pointer(pointer)
+                .map_or(Value::Null, |v| decode::value(v, *how));
+            snap.vars.insert(name.clone(), v);
+        }
+        Action::Remember {
+            name,
+            from,
+            pointer,
+        } => {
+            if let Some(items) = part(from).pointer(pointer) {
+                let slot = snap.vars.entry(name.clone()).or_insert(Value::Null);
+                remember(slot, items);
+            }
+        }
+        Action::AppendVar { name, value } => {
+            let value = &interpolate::value(value, &scope(snap));
+            let slot = snap
+                .vars
+                .entry(name.clone())
+                .or_insert(Value::Array(Vec::new()));
+            match slot {
+                Value::Array(a) => a.push(value.clone()),
+                other => *other = Value::Array(vec![other.clone(), value.clone()]),
+            }
+        }
+        Action::MergeVar { name, value } => merge_var(snap, name, value),
+        Action::CountVar { name, of } => {
+            let n = items_in(lookup_var(snap, of));
+            snap.vars.insert(name.clone(), Value::from(n));
+        }
+        _ => {}
+    }
+}
+
+fn merge_var(snap: &mut Snapshot, name: &str, value: &Value) {
+    let value = &interpolate::value(value, &scope(snap));
+    let slot = snap
+        .vars
+        .entry(name.to_string())
+        .or_insert(Value::Object(Default::default()));
+    match (slot, value) {
+        (Value::Object(dst), Value::Object(src)) => {
+            for (k, v) in src {
+                dst.insert(k.clone(), v.clone());
+            }
+        }
+        (slot, v) => *slot = v.clone(),
+    }
+}
+
+/// How many items a value holds, as `len()` counts them.
+fn items_in(v: Option<&Value>) -> usize {
+    match v {
+        Some(Value::Array(a)) => a.len(),
+        Some(Value::Object(o)) => o.len(),
+        Some(Value::String(s)) => s.chars().count(),
+        _ => 0,
+    }
 }
 
 #[cfg(test)]

@@ -14,7 +14,9 @@ use serde_json::Value;
 
 use super::pattern::Pattern;
 
-pub use readers::{Each, EachProgress, ListOp, ReaderDecl, ReaderKind, SCAN_ENTRIES, SCAN_MS};
+pub use readers::{
+    Each, EachProgress, ListOp, PROJECT_DIR_READER, ReaderDecl, ReaderKind, SCAN_ENTRIES, SCAN_MS,
+};
 pub use settings::{
     Deadlock, DeadlockFallback, Enforcement, FailMode, OffPathPolicy, Settings, StopGate,
 };

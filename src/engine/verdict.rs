@@ -312,7 +312,7 @@ fn off_path(m: &Machine, snap: &mut Snapshot, ev: &Event, advise: bool) -> Verdi
     // A call the sequence reaches later is early, not foreign to it.
     let reason = words::off_path(m, snap, &called_as_judged(m, ev), ahead, &next_text);
     let rule = Some(Rule::OffPath { ahead });
-    let mut v = match m.chart.settings.off_path {
+    let mut v = match off_path_policy(m, ev) {
         OffPathPolicy::Deny => decide(m, snap, ev, VerdictKind::OffPath, mode, reason, None, next),
         policy => {
             let warn = policy == OffPathPolicy::Warn && mode != Enforcement::Observe;
@@ -324,6 +324,22 @@ fn off_path(m: &Machine, snap: &mut Snapshot, ev: &Event, advise: bool) -> Verdi
     };
     v.rule = rule;
     v
+}
+
+/// What an off-path call gets: a call to one of the sequence's own tools is a step out of
+/// order (`out_of_order`), any other call is foreign to it (`off_path`).
+fn off_path_policy(m: &Machine, ev: &Event) -> OffPathPolicy {
+    let s = &m.chart.settings;
+    let own = || {
+        m.chart
+            .mentioned_patterns()
+            .iter()
+            .any(|pat| pat.matches(ev, &m.chart.aliases))
+    };
+    match s.out_of_order {
+        Some(p) if own() => p,
+        _ => s.off_path,
+    }
 }
 
 /// The Stop decision. An unfinished sequence (or a policy denying `Stop`) blocks while seed's

@@ -181,7 +181,9 @@ mod tests {
         ] {
             let mut input = extra;
             input["stage"] = json!(stage);
-            let ev = Event::tool("mcp__hestai__odyssean_anchor", input);
+            // Bound when the bind's answer says so (seed 001: "Returns: SUCCESS + WORK_PERMIT").
+            let ev = Event::tool("mcp__hestai__odyssean_anchor", input)
+                .with_response(json!("SUCCESS\nWORK_PERMIT: granted"));
             m.step(&mut snap, Phase::Advance, &ev, &facts);
         }
         let what = default_what_do_i_do(&m, &snap);

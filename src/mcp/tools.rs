@@ -167,6 +167,19 @@ pub fn call(
     answer(ctx, name, args).map(|out| out.in_form(json))
 }
 
+/// A status or recovery, with the line `seed status` adds when seed 000's deep state cannot
+/// apply (`HEAVEN_DATA_DIR` unset where the server runs, as for the hooks beside it).
+fn noticed(m: &crate::engine::Machine, text: String, mut json: Value) -> ToolOutput {
+    let env = |k: &str| std::env::var(k).ok();
+    match report::deep_state::unset_notice(&m.chart, &env) {
+        Some(n) => {
+            json["deep_state_notice"] = n.clone().into();
+            ToolOutput::ok(format!("{}\n{n}", text.trim_end()), json)
+        }
+        None => ToolOutput::ok(text, json),
+    }
+}
+
 fn answer(
     ctx: &McpContext,
     name: &str,
@@ -187,7 +200,7 @@ fn answer(
                 text = report::with_failures(&text, &v.failures);
                 json["hook_failures"] = report::failures_json(&v.failures);
             }
-            Ok(ToolOutput::ok(text, json))
+            Ok(noticed(&v.machine, text, json))
         }
         "explain" => explain(ctx, args),
         "sequences" => {
@@ -198,7 +211,10 @@ fn answer(
             ))
         }
         "validate" => {
-            let reports = validate::validate_paths(&paths_arg(args)?);
+            let paths = paths_arg(args)?;
+            let mut reports = validate::validate_paths(&paths);
+            let env = |k: &str| std::env::var(k).ok();
+            report::deep_state::add_warnings(&mut reports, &paths, &env);
             let structured =
                 serde_json::to_value(&reports).map_err(|e| ToolError::Failed(e.to_string()))?;
             Ok(ToolOutput {

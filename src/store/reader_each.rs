@@ -129,7 +129,8 @@ fn with_path(kind: &ReaderKind, path: String) -> ReaderKind {
         | ReaderKind::FileExists { path: p }
         | ReaderKind::Count { path: p }
         | ReaderKind::Age { path: p }
-        | ReaderKind::Contains { path: p, .. } => *p = path,
+        | ReaderKind::Contains { path: p, .. }
+        | ReaderKind::Dir { path: p } => *p = path,
         ReaderKind::OnPath { .. } => {}
     }
     k

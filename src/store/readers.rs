@@ -174,6 +174,7 @@ fn evaluate_walking(
                 Err(_) => Value::Null,
             }
         }
+        ReaderKind::Dir { .. } => Value::String(path.display().to_string()),
         ReaderKind::OnPath { .. } => Value::Null,
     }
 }

@@ -3,6 +3,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod deep_state_unset;
 mod explain;
 mod help;
 mod hostile_faces;

@@ -20,6 +20,9 @@ fn validate(paths: &[PathBuf]) -> Vec<(String, String, Vec<String>)> {
         .arg("--json")
         .args(paths)
         .env("SEED_HOME", home.path())
+        // Where the HEAVEN systems keep their state, as their users have it set (unset, the
+        // master sequences are told their deep state cannot apply: `deep_state_unset.rs`).
+        .env("HEAVEN_DATA_DIR", home.path())
         .assert()
         .success()
         .get_output()

@@ -161,9 +161,12 @@ fn an_error_ending_keeps_the_highest_point_reached() {
 fn a_permit_that_only_waits_for_the_session_to_end_has_no_steps_left() {
     let mut w = Walk::new("odyssean_anchor");
     let anchor = |stage: &str| tool("mcp__hestai__odyssean_anchor", json!({"stage": stage}));
-    for stage in ["init", "commit_identity", "bind"] {
+    for stage in ["init", "commit_identity"] {
         w.call(&anchor(stage), VerdictKind::Advance);
     }
+    // Seed 001: bound when the bind "Returns: SUCCESS + WORK_PERMIT".
+    let bind = anchor("bind").with_response(json!("SUCCESS\nWORK_PERMIT: granted"));
+    w.call(&bind, VerdictKind::Advance);
     let st = w.m.status(&w.snap);
     assert_eq!(st.progress.waiting_for.as_deref(), Some("SessionEnd"));
     let text = status_text(&st);

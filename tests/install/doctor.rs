@@ -403,3 +403,27 @@ fn a_mistyped_sequence_in_the_project_configuration_names_the_one_meant() {
         "{text}"
     );
 }
+
+/// Seed 000's tier 2 reads the HEAVEN systems' files under `HEAVEN_DATA_DIR`: doctor says in
+/// one line when an installed sequence's readers need it and it is unset.
+#[test]
+fn doctor_says_when_tier_2_cannot_apply_without_heaven_data_dir() {
+    let p = Project::new();
+    p.provide_servers(&["waypoint"]);
+    install(&p, &["--sequence", "waypoint_journey"]);
+    let (_, report, text) = doctor(&p);
+    let line = "deep state (tier 2) never applies: HEAVEN_DATA_DIR is not set, so reader waypoint_status reads nothing (set it to where the HEAVEN systems keep their state)";
+    assert_eq!(
+        report["servers"]["deep_state"][0]["line"], line,
+        "{report:#}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l == format!("! sequence waypoint_journey: {line}")),
+        "{text}"
+    );
+    let heaven = p.dir.path().join("heaven");
+    let (_, out, _) = p.seed_with_env(&["doctor", "--json"], &[], &[("HEAVEN_DATA_DIR", &heaven)]);
+    let v: Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["servers"]["deep_state"], serde_json::json!([]), "{v:#}");
+}

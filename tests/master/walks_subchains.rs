@@ -242,9 +242,11 @@ fn giint_workflow_repeats_features_and_tasks_then_responds() {
     );
 }
 
-/// Off the path with `off_path: warn`: the call goes through with a warning that names the
-/// way to it, and the sequence stays where it was.
-fn off_path(sequence: &str, first: &str, off: &str, way: &str) {
+/// Seed 000: "the LLM literally cannot get lost" and "Cannot accidentally jump to wrong
+/// tool/sequence": a step of the sequence's own taken out of order is refused (not only
+/// warned, whatever `off_path` says), with the way to it, and the sequence stays where it was.
+/// A call the sequence does not name is still only warned (`off_path: warn`).
+fn out_of_order(sequence: &str, first: &str, off: &str, way: &str) {
     let mut w = Walk::builtin(sequence);
     w.call(first);
     let (step, overall, next) = (w.step(), w.overall(), w.next_tool());
@@ -252,30 +254,34 @@ fn off_path(sequence: &str, first: &str, off: &str, way: &str) {
     let v = w.call(off);
     assert_eq!(
         (v.kind, v.decision),
-        (VerdictKind::OffPath, Decision::Allow),
+        (VerdictKind::OffPath, Decision::Deny),
         "{off}"
     );
-    let warning = v.warning.expect("a warning");
+    assert_eq!(v.warning, None, "refused, not warned");
     // The call comes later on the path: how many calls before it, then which.
     let ahead = way.split(", then ").count();
     let calls = if ahead == 1 { "call" } else { "calls" };
     assert!(
-        warning.starts_with(&format!(
+        v.reason.starts_with(&format!(
             "seed: {off} comes later in \"{sequence}\" (after {ahead} more {calls}; {at}: \"{step}\")."
-        )) && warning.contains(&format!("First call {way}; after that, {off} is allowed.")),
-        "{warning}"
+        )) && v.reason.contains(&format!("First call {way}; after that, {off} is allowed.")),
+        "{}",
+        v.reason
     );
     assert_eq!(v.next, next, "the next step is named");
     assert_eq!(
         (w.step(), w.overall(), w.next_tool()),
         (step, overall, next),
-        "an off-path call does not move the sequence"
+        "a refused call does not move the sequence"
     );
     let st = w.status();
-    assert_eq!(st.denied_call, None, "a warned call is not a denied one");
+    assert!(st.denied_call.is_some(), "recovery shows the refused call");
     // A call the sequence has never heard of: warned, with the next step.
     let v = w.gate("WebFetch");
-    assert_eq!(v.kind, VerdictKind::OffPath);
+    assert_eq!(
+        (v.kind, v.decision),
+        (VerdictKind::OffPath, Decision::Allow)
+    );
     assert!(
         v.warning
             .as_deref()
@@ -285,8 +291,8 @@ fn off_path(sequence: &str, first: &str, off: &str, way: &str) {
 }
 
 #[test]
-fn starlog_initialization_off_the_path() {
-    off_path(
+fn starlog_initialization_refuses_a_step_out_of_order() {
+    out_of_order(
         "starlog_initialization",
         "mcp__starlog__check",
         "mcp__starship__fly",
@@ -295,8 +301,8 @@ fn starlog_initialization_off_the_path() {
 }
 
 #[test]
-fn waypoint_journey_off_the_path() {
-    off_path(
+fn waypoint_journey_refuses_a_step_out_of_order() {
+    out_of_order(
         "waypoint_journey",
         "mcp__waypoint__start_waypoint_journey",
         "mcp__waypoint__complete_journey",
@@ -305,11 +311,51 @@ fn waypoint_journey_off_the_path() {
 }
 
 #[test]
-fn giint_workflow_off_the_path() {
-    off_path(
+fn giint_workflow_refuses_a_step_out_of_order() {
+    out_of_order(
         "giint_workflow",
         "mcp__giint__create_project",
         "mcp__giint__respond",
         "mcp__giint__add_feature, then mcp__giint__add_task",
+    );
+}
+
+/// Seed 000's own example of a step out of order: `starship.fly` before `starlog.check`
+/// ("starlog.check": next_allowed orient or init_project; "starlog.orient": next_allowed fly).
+/// A step already taken is refused too, and `out_of_order: "warn"` lets a sequence soften it.
+#[test]
+fn the_railroad_cannot_be_left_by_a_call_to_its_own_tools() {
+    let mut w = Walk::builtin("starlog_initialization");
+    let v = w.call("mcp__starship__fly");
+    assert_eq!((v.kind, v.decision), (VerdictKind::OffPath, Decision::Deny));
+    assert!(
+        v.reason
+            .contains("First call mcp__starlog__check, then mcp__starlog__orient"),
+        "{}",
+        v.reason
+    );
+    w.call("mcp__starlog__check");
+    w.call("mcp__starlog__orient");
+    let again = w.call("mcp__starlog__check");
+    assert_eq!(again.decision, Decision::Deny, "{}", again.reason);
+    assert_eq!(w.step(), "starlog.orient");
+
+    let soft = r#"{"name": "soft", "off_path": "warn", "out_of_order": "warn",
+        "tool_transitions": {"starlog.check": {"next_allowed": ["starlog.orient"]}}}"#;
+    let loaded = seed::dialects::load_text("soft.json", soft, &|_| None).expect("loads");
+    let mut w = Walk::new(seed::engine::Machine::new(loaded.chart));
+    let v = w.call("mcp__starlog__orient");
+    assert_eq!(
+        (v.kind, v.decision),
+        (VerdictKind::OffPath, Decision::Allow)
+    );
+    let bad = soft.replace(r#""out_of_order": "warn""#, r#""out_of_order": "never""#);
+    let err = seed::dialects::load_text("soft.json", &bad, &|_| None).expect_err("refused");
+    assert_eq!(
+        (err.line, err.message.as_str()),
+        (
+            1,
+            "`out_of_order` must be \"observe\", \"warn\" or \"deny\""
+        )
     );
 }

@@ -8,6 +8,10 @@ use mermaid_common::{Walk, tool};
 use seed::engine::{Decision, Event, VerdictKind};
 use serde_json::json;
 
+/// The bind's answer when the server grants the permit (seed 001, STEP_3_BINDING_PROOF:
+/// "Returns: SUCCESS + WORK_PERMIT"), as an MCP tool's result reaches PostToolUse.
+const PERMIT: &str = "SUCCESS\nWORK_PERMIT: granted";
+
 #[test]
 fn odyssean_anchor_binds_in_three_stages_with_no_work_before_the_permit() {
     let mut w = Walk::new("odyssean_anchor");
@@ -56,7 +60,8 @@ fn odyssean_anchor_binds_in_three_stages_with_no_work_before_the_permit() {
     let bind = tool(
         "mcp__hestai__odyssean_anchor",
         json!({"stage": "bind", "payload": "===IDENTITY===…"}),
-    );
+    )
+    .with_response(json!(PERMIT));
     w.call(&bind, VerdictKind::Advance)
         .expect("BOUND", 100.0, None);
     // With the work permit, work is neutral.
@@ -99,7 +104,9 @@ fn odyssean_anchor_stages_run_in_order_and_init_starts_over() {
     let anchor = |stage: &str| {
         tool(
             "mcp__hestai__odyssean_anchor",
-            json!({"stage": stage, "role": "implementation-lead", "tier": "FULL", "topic": "t"}),
+            // FULL: the bind carries TENSIONS and COMMIT.
+            json!({"stage": stage, "role": "implementation-lead", "tier": "FULL", "topic": "t",
+                "payload": "===IDENTITY=== BIND ARM TENSIONS COMMIT ===END==="}),
         )
     };
     let mut w = Walk::new("odyssean_anchor");
@@ -173,8 +180,11 @@ fn odyssean_anchor_stages_run_in_order_and_init_starts_over() {
     let bare = tool("mcp__hestai__odyssean_anchor", json!({}));
     assert_eq!(w.gate(&bare).decision, Decision::Deny);
     w.call(&anchor("commit_identity"), VerdictKind::Advance);
-    w.call(&anchor("bind"), VerdictKind::Advance)
-        .expect("BOUND", 100.0, None);
+    w.call(
+        &anchor("bind").with_response(json!(PERMIT)),
+        VerdictKind::Advance,
+    )
+    .expect("BOUND", 100.0, None);
     // Bound: every stage (and every tool) is in scope.
     w.call(&anchor("init"), VerdictKind::Neutral)
         .expect("BOUND", 100.0, None);
@@ -248,7 +258,7 @@ fn odyssean_anchor_status_names_each_allowed_call_once_and_any_tool_once_bound()
         ]
     );
     w.advance(&anchor("commit_identity"));
-    w.advance(&anchor("bind"));
+    w.advance(&anchor("bind").with_response(json!(PERMIT)));
     // Bound: `BOUND --> BOUND : *` lets every call through, and the status says so.
     let st = w.m.status(&w.snap);
     assert_eq!(st.allowed, seed::engine::Allowed::Any);
@@ -359,4 +369,172 @@ fn a_denied_stage_is_named_with_its_stage_in_status_and_recovery() {
         let kept = &w.snap.denied.as_ref().expect("denied").input;
         assert!(kept.to_string().len() <= 4096, "{:.80}", kept.to_string());
     }
+}
+
+/// An anchor call with `input`, `stage` added.
+fn staged(stage: &str, mut input: serde_json::Value) -> Event {
+    input["stage"] = json!(stage);
+    tool("mcp__hestai__odyssean_anchor", input)
+}
+
+/// A walk to CONTEXTUALIZING under `tier`.
+fn identified(tier: &str) -> Walk {
+    let mut w = Walk::new("odyssean_anchor");
+    w.call(
+        &staged("init", json!({"role": "impl", "tier": tier, "topic": "t"})),
+        VerdictKind::Advance,
+    );
+    w.call(
+        &staged(
+            "commit_identity",
+            json!({"payload": "===IDENTITY=== BIND ===END==="}),
+        ),
+        VerdictKind::Advance,
+    );
+    assert_eq!(w.at(), ["CONTEXTUALIZING"]);
+    w
+}
+
+/// STEP_3_BINDING_PROOF: "TRANSITION::CONTEXTUALIZING → BOUND" when the tool "Returns:
+/// SUCCESS + WORK_PERMIT". A bind the server rejects (an answer without SUCCESS, or a failed
+/// call) leaves the agent at CONTEXTUALIZING, still without a permit, told to bind again.
+#[test]
+fn bound_only_when_the_binds_answer_says_success() {
+    let mut w = identified("LITE");
+    let full = json!({"payload": "===IDENTITY=== BIND ARM TENSIONS COMMIT ===END==="});
+    let bind = staged("bind", full.clone());
+    w.call(
+        &bind.clone().with_response(
+            json!([{"type": "text", "text": "REJECTED: TENSIONS do not cite the ARM context"}]),
+        ),
+        VerdictKind::Advance,
+    );
+    assert_eq!(w.at(), ["CONTEXTUALIZING"], "the call alone grants nothing");
+    w.advance(&Event::tool_error(
+        "mcp__hestai__odyssean_anchor",
+        bind.input.clone(),
+    ));
+    assert_eq!(w.at(), ["CONTEXTUALIZING"], "nor does a failed call");
+    let v = w.gate(&tool("Edit", json!({"file_path": "src/main.rs"})));
+    assert_eq!(v.decision, Decision::Deny);
+    assert!(
+        v.reason.contains("The permit comes with the answer SUCCESS: after a rejected bind, correct what the server named and bind again."),
+        "{}",
+        v.reason
+    );
+    assert_eq!(
+        v.next.as_deref(),
+        Some("mcp__hestai__odyssean_anchor(stage=\"bind\")")
+    );
+    w.call(
+        &bind.with_response(json!([{"type": "text", "text": PERMIT}])),
+        VerdictKind::Advance,
+    )
+    .expect("BOUND", 100.0, None);
+}
+
+/// TIERS::[FULL, LITE, UNTRACKED]: an init with any other tier is refused, and the refusal
+/// names the three. One without a tier leaves it to the server's default.
+#[test]
+fn an_unknown_tier_is_refused_naming_the_valid_ones() {
+    let mut w = Walk::new("odyssean_anchor");
+    for input in [
+        json!({"role": "impl", "tier": "MEDIUM", "topic": "t"}),
+        json!({"role": "impl", "tier": "lite", "topic": "t"}),
+        json!({"role": "impl", "tier": "", "topic": "t"}),
+    ] {
+        let v = w.gate(&staged("init", input.clone()));
+        assert_eq!(
+            (v.kind, v.decision),
+            (VerdictKind::Deny, Decision::Deny),
+            "{input}"
+        );
+        assert!(
+            v.reason.contains("The tier is one of FULL (production work), LITE (quick tasks) or UNTRACKED (one-off questions, dry runs)"),
+            "{}",
+            v.reason
+        );
+        assert_eq!(w.at(), ["LOBBY"]);
+    }
+    // The status does not count the rule against the calls it allows.
+    assert!(
+        w.m.status(&w.snap)
+            .allowed
+            .calls()
+            .iter()
+            .any(|a| a.contains("odyssean_anchor(stage=\"init\")")),
+        "{:?}",
+        w.m.status(&w.snap).allowed
+    );
+    let v = w.gate(&staged("init", json!({"role": "impl", "topic": "t"})));
+    assert_eq!(v.decision, Decision::Allow, "{}", v.reason);
+    // Restarting later with an unknown tier is refused too.
+    let mut w = identified("LITE");
+    let v = w.gate(&staged(
+        "init",
+        json!({"role": "impl", "tier": "MAX", "topic": "t"}),
+    ));
+    assert_eq!(v.decision, Decision::Deny, "{}", v.reason);
+}
+
+/// FULL: "REQ::[Strict_Constitution_Read, Full_Session_Creation, Deep_Context_Injection,
+/// Tension_Validation]", its bind "Validates full schema (BIND+ARM+TENSIONS+COMMIT)"; LITE:
+/// "Minimal_Validation". A FULL bind without TENSIONS and COMMIT is refused; LITE's is not.
+#[test]
+fn full_requires_tensions_and_commit_in_the_bind_beyond_lite() {
+    let thin = json!({"payload": "===IDENTITY=== BIND ARM ===END==="});
+    let mut full = identified("FULL");
+    let v = full.gate(&staged("bind", thin.clone()));
+    assert_eq!(v.decision, Decision::Deny);
+    assert!(
+        v.reason
+            .contains("TENSIONS and COMMIT are what FULL requires beyond LITE"),
+        "{}",
+        v.reason
+    );
+    let whole = json!({"payload": "===IDENTITY=== BIND ARM TENSIONS::[L1] COMMIT::[a] ===END==="});
+    assert_eq!(full.gate(&staged("bind", whole)).decision, Decision::Allow);
+    let mut lite = identified("LITE");
+    assert_eq!(lite.gate(&staged("bind", thin)).decision, Decision::Allow);
+}
+
+/// UNTRACKED: "REQ::[Identity_Check, No_Session_Disk_Write, No_Git_Tracking]", "STATE::
+/// Ephemeral (Memory Only)". Bound UNTRACKED, the agent reads and runs but writes no file and
+/// commits nothing.
+#[test]
+fn untracked_binds_for_work_that_writes_nothing() {
+    let mut w = identified("UNTRACKED");
+    w.call(
+        &staged("bind", json!({"payload": "x"})).with_response(json!(PERMIT)),
+        VerdictKind::Advance,
+    );
+    assert_eq!(w.at(), ["BOUND"]);
+    for (name, input) in [
+        ("Write", json!({"file_path": "notes.md", "content": "x"})),
+        ("Edit", json!({"file_path": "src/main.rs"})),
+        ("Bash", json!({"command": "git commit -am wip"})),
+        ("Bash", json!({"command": "cd repo && git push"})),
+    ] {
+        let v = w.gate(&tool(name, input.clone()));
+        assert_eq!(v.decision, Decision::Deny, "{name} {input}");
+        assert!(v.reason.contains("Bound UNTRACKED (memory only: one-off questions, dry runs): nothing is written to disk or committed."), "{}", v.reason);
+    }
+    for (name, input) in [
+        ("Read", json!({"file_path": "src/main.rs"})),
+        ("Bash", json!({"command": "cargo test"})),
+    ] {
+        assert_eq!(
+            w.gate(&tool(name, input)).decision,
+            Decision::Allow,
+            "{name}"
+        );
+    }
+    // LITE and FULL bound: writing is the work.
+    let mut lite = identified("LITE");
+    lite.call(
+        &staged("bind", json!({"payload": "x"})).with_response(json!(PERMIT)),
+        VerdictKind::Advance,
+    );
+    let v = lite.gate(&tool("Write", json!({"file_path": "notes.md"})));
+    assert_eq!(v.decision, Decision::Allow, "{}", v.reason);
 }

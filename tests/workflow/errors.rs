@@ -53,14 +53,9 @@ fn load_errors_point_at_the_problem() {
             "action node `a` needs `on_success`",
         ),
         (
-            base.replace("on_success: done", "on_success: nowhere"),
-            (8, 17),
-            "`nowhere` is not a node or an ending: expected one of a, done, failed",
-        ),
-        (
-            base.replace("clone_repo", "count_sources"),
+            base.replace("clone_repo", "count_pages"),
             (7, 15),
-            "unknown consequence type `count_sources`",
+            "unknown consequence type `count_pages`",
         ),
         (
             base.replace("clone_repo", "clone_repo\n        bogus: 1"),

@@ -11,6 +11,7 @@ mod expr;
 mod header;
 mod offpath;
 mod preconditions;
+mod seed_schema;
 mod skill;
 mod walks;
 mod world_calls;

@@ -11,17 +11,21 @@ use crate::engine::Machine;
 use crate::hosted::{self, Provided};
 
 /// `{ "problems": [line…], "needs": [{ "sequence", "server", "tools", "provided", "line",
-/// "fix" }…] }` for the sequences `names` (each once; one that does not load is the sequence
+/// "fix" }…], "deep_state": [{ "sequence", "line" }…] }` for the sequences `names` (each once; one that does not load is the sequence
 /// check's to report).
 pub fn check(project: &Path, names: &[String]) -> Value {
     let env = |k: &str| std::env::var(k).ok();
     let reading = hosted::read(project, &env);
     let mut needs = Vec::new();
+    let mut deep_state = Vec::new();
     for name in names {
         let Ok(loaded) = checks::load(name, project) else {
             continue;
         };
         let machine = Machine::new(loaded.chart);
+        if let Some(n) = crate::report::deep_state::unset_notice(&machine.chart, &env) {
+            deep_state.push(json!({ "sequence": machine.chart.name, "line": n }));
+        }
         for f in hosted::findings(&machine, &reading) {
             let provided = match &f.provided {
                 Provided::Yes => "yes",
@@ -35,7 +39,7 @@ pub fn check(project: &Path, names: &[String]) -> Value {
             }));
         }
     }
-    json!({ "problems": reading.problems, "needs": needs })
+    json!({ "problems": reading.problems, "needs": needs, "deep_state": deep_state })
 }
 
 /// Whether every server a sequence needs is there (or may be, once approved).

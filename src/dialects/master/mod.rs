@@ -3,9 +3,10 @@
 //! with it (tier 2), `progress_layers` progress bands.
 //!
 //! The JSON of the seed loads exactly as written. Extensions (all optional): `start`,
-//! `neutral_tools`, `enforcement`, `off_path`, `fail`, `deadlock`, `stop`, `aliases`, `when` on
-//! a constraint, reader objects, `steps` on a layer, `{ "tool", "input" }` entries in
-//! `next_allowed`, and `description`, `allowed_tools` and `weight` on a tool.
+//! `neutral_tools`, `enforcement`, `off_path`, `out_of_order` (default deny: the railroad cannot
+//! be left), `fail`, `deadlock`, `stop`, `aliases`, `when` on a constraint, reader objects,
+//! `steps` on a layer, `{ "tool", "input" }` entries in `next_allowed`, and `description`,
+//! `allowed_tools` and `weight` on a tool.
 //!
 //! One file per part of the format: `settings` (modes and lists), `railroad` (tier 1),
 //! `readers` and `context` (tier 2), `guard` (JSON guards), `layers` (bands); `strict` parses
@@ -90,6 +91,7 @@ const KNOWN: &[&str] = &[
     "neutral_tools",
     "enforcement",
     "off_path",
+    "out_of_order",
     "fail",
     "deadlock",
     "stop",

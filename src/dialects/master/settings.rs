@@ -1,5 +1,5 @@
-//! Top-level settings of a master sequence: enforcement, off-path policy, fail mode, the
-//! deadlock breaker, stop gating, neutral tools and server aliases.
+//! Top-level settings of a master sequence: enforcement, off-path and out-of-order policies,
+//! fail mode, the deadlock breaker, stop gating, neutral tools and server aliases.
 
 use serde_json::{Map, Value};
 
@@ -48,17 +48,13 @@ fn modes(cx: &Ctx, obj: &Map<String, Value>, s: &mut Settings) -> Result<(), Loa
         };
     }
     if let Some(v) = obj.get("off_path") {
-        s.off_path = match v.as_str() {
-            Some("observe") => OffPathPolicy::Observe,
-            Some("warn") => OffPathPolicy::Warn,
-            Some("deny") => OffPathPolicy::Deny,
-            _ => {
-                return Err(cx.err(
-                    &["off_path"],
-                    "`off_path` must be \"observe\", \"warn\" or \"deny\"",
-                ));
-            }
-        };
+        s.off_path = off_path(cx, v, "off_path")?;
+    }
+    // Seed 000: "the LLM literally cannot get lost" — a step of the railroad taken out of
+    // order is refused, whatever `off_path` lets other calls do.
+    s.out_of_order = Some(OffPathPolicy::Deny);
+    if let Some(v) = obj.get("out_of_order") {
+        s.out_of_order = Some(off_path(cx, v, "out_of_order")?);
     }
     if let Some(v) = obj.get("fail") {
         s.fail = match v.as_str() {
@@ -68,6 +64,18 @@ fn modes(cx: &Ctx, obj: &Map<String, Value>, s: &mut Settings) -> Result<(), Loa
         };
     }
     Ok(())
+}
+
+fn off_path(cx: &Ctx, v: &Value, key: &str) -> Result<OffPathPolicy, LoadError> {
+    match v.as_str() {
+        Some("observe") => Ok(OffPathPolicy::Observe),
+        Some("warn") => Ok(OffPathPolicy::Warn),
+        Some("deny") => Ok(OffPathPolicy::Deny),
+        _ => Err(cx.err(
+            &[key],
+            format!("`{key}` must be \"observe\", \"warn\" or \"deny\""),
+        )),
+    }
 }
 
 /// `deadlock`: how many denials of one call before seed escalates, and to what.

@@ -3,21 +3,22 @@
 //!
 //! | consequence | matches | shown |
 //! |---|---|---|
-//! | `read_config` | `Read` of `*/data/config.yaml` | `Read(file_path="data/config.yaml")` |
+//! | `read_config` | `Read` of `<project>/data/config.yaml` | `Read(file_path="data/config.yaml")` |
 //! | `write_config_entry`, `add_source`, `update_source` | `Write\|Edit` of it | `Edit(file_path="data/config.yaml")` |
-//! | `write_file`, `cache_web_content` | `Write\|Edit` of `*/<path>` | `Write(file_path="<path>")` |
+//! | `write_file`, `cache_web_content` | `Write\|Edit` of `<project>/<path>` | `Write(file_path="<path>")` |
 //! | `create_directory` | `Bash` of `*mkdir *<path>*` | `Bash(command="mkdir -p <path>")` |
 //! | `clone_repo` | `Bash` of `*git *clone *<url>*<dest>*` | `Bash(command="git clone [--depth d] [--branch b] <url> <dest>")` |
 //! | `get_sha` | `Bash` of `*<repo_path>*rev-parse*` | `Bash(command="git -C <repo_path> rev-parse HEAD")` |
 //! | `git_pull`, `git_fetch` | `Bash` of `*<repo_path>* pull*` / `fetch` | `Bash(command="git -C <repo_path> pull")` |
 //! | `web_fetch` | `WebFetch` of `<url>` | `WebFetch(url="<url>")` |
-//! | `invoke_pattern` | `Read` of `*/<path>` | `Read(file_path="<path>")` |
+//! | `invoke_pattern` | `Read` of `<project>/<path>` | `Read(file_path="<path>")` |
 //! | `spawn_agent` | `Task\|Agent` | (the pattern) |
 //! | `invoke_skill` | `skill:<skill>` | `Skill(skill="<skill>")` |
 //! | `run_command` | `Bash` of `<command>` | `Bash(command="<command>")` |
 //!
-//! A relative path matches the same path made absolute (`/home/me/corpus/.source/x`), as the
-//! agent passes it. `${var}` stays in both forms: the globs become a guard on the call's input
+//! A relative path matches the same path made absolute inside the project
+//! (`/home/me/corpus/data/config.yaml`), as the agent passes it, and not a file of that name
+//! elsewhere; commands match wherever they name it. `${var}` stays in both forms: the globs become a guard on the call's input
 //! that the engine resolves when the call is judged (see `consequence::split_templates`), and
 //! the shown call is filled in with the values the session holds when it is shown.
 
@@ -25,7 +26,7 @@ use serde_json::Value;
 
 use super::precond::CONFIG_PATH;
 use super::schema::Consequence;
-use crate::engine::ir::InputMatcher;
+use crate::engine::ir::{InputMatcher, PROJECT_DIR_READER};
 use crate::engine::pattern::{Alt, Pattern};
 
 /// What an outside-world consequence waits for, and how to show it.
@@ -46,12 +47,13 @@ pub fn alt(tool: &str, input: &[(&str, String)]) -> Alt {
     }
 }
 
-/// A glob for a file path the agent passes as an absolute `file_path` (`${var}` kept).
+/// A glob for a file path the agent passes as an absolute `file_path` (`${var}` kept): a
+/// relative one is taken from the project's directory (see `PROJECT_DIR_READER`).
 pub fn path_glob(path: &str) -> String {
     if path.starts_with(['/', '*', '$']) {
         path.to_string()
     } else {
-        format!("*/{}", trim_dot(path))
+        format!("${{{PROJECT_DIR_READER}}}/{}", trim_dot(path))
     }
 }
 

@@ -11,7 +11,10 @@ use super::schema::{Consequence, Node, Sp, Workflow, span_of};
 use super::{declare, lints, nodes, skill};
 use crate::dialects::{LoadError, Loaded};
 use crate::engine::build::ChartBuilder;
-use crate::engine::ir::{Dialect, Enforcement, OffPathPolicy, Span, StateId};
+use crate::engine::ir::{
+    Dialect, Enforcement, Guard, InputMatcher, OffPathPolicy, PROJECT_DIR_READER, ReaderDecl,
+    ReaderKind, Span, StateId,
+};
 use crate::engine::lint::Lint;
 use crate::engine::pattern::Pattern;
 
@@ -112,6 +115,7 @@ pub fn compile(file: &str, text: &str, wf: Workflow) -> Result<Loaded, LoadError
         nodes::compile(&mut cx, &mut b, key, node)?;
     }
     skill::wire(&cx, &wf, &mut b, &own_skill, first)?;
+    project_dir_reader(&mut b);
     let chart = b
         .finish()
         .map_err(|e| LoadError::at(file, 1, 1, e.to_string()))?;
@@ -122,6 +126,37 @@ pub fn compile(file: &str, text: &str, wf: Workflow) -> Result<Loaded, LoadError
         source: file.to_string(),
         warnings,
     })
+}
+
+/// Steps naming a relative path match it inside the project: the host samples the project's
+/// directory for them (`PROJECT_DIR_READER`).
+fn project_dir_reader(b: &mut ChartBuilder) {
+    fn names_it(g: &Guard) -> bool {
+        match g {
+            Guard::Input {
+                matcher: InputMatcher::Glob(glob),
+                ..
+            } => glob.contains(&format!("${{{PROJECT_DIR_READER}}}")),
+            Guard::All { of } | Guard::Any { of } => of.iter().any(names_it),
+            Guard::Not { guard } => names_it(guard),
+            _ => false,
+        }
+    }
+    let chart = b.chart();
+    let used = chart
+        .transitions
+        .iter()
+        .filter_map(|t| t.guard.as_ref())
+        .any(names_it);
+    if used && chart.reader(PROJECT_DIR_READER).is_none() {
+        b.chart_mut().readers.push(ReaderDecl {
+            name: PROJECT_DIR_READER.into(),
+            kind: ReaderKind::Dir {
+                path: format!("${{{PROJECT_DIR_READER}}}"),
+            },
+            description: Some("the project's directory: relative paths are taken from it".into()),
+        });
+    }
 }
 
 /// The workflow's name, once its size and its nodes are known to be fit to compile.

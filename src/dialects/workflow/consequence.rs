@@ -19,7 +19,9 @@ use super::calls;
 use super::precond::{Env, expression};
 use super::schema::{Consequence, Sp, span_of};
 use crate::dialects::LoadError;
-use crate::engine::ir::{Action, Decode, Guard, InputMatcher, ResultPart, Span};
+use crate::engine::ir::{
+    Action, Decode, Guard, InputMatcher, PROJECT_DIR_READER, ResultPart, Span,
+};
 use crate::engine::pattern::Pattern;
 
 pub const STATE_TYPES: &[&str] = &[
@@ -27,6 +29,7 @@ pub const STATE_TYPES: &[&str] = &[
     "set_state",
     "append_state",
     "merge_state",
+    "count_sources",
     "create_checkpoint",
     "rollback_checkpoint",
     "evaluate",
@@ -127,6 +130,21 @@ pub fn split_templates(mut p: Pattern) -> (Pattern, Option<Guard>) {
     (p, guard)
 }
 
+/// `p` with relative paths taken from anywhere (`*/data/config.yaml`), not from the project.
+fn unrooted(mut p: Pattern) -> Pattern {
+    let rooted = format!("${{{PROJECT_DIR_READER}}}/");
+    for a in &mut p.alts {
+        for (_, m) in &mut a.input {
+            if let InputMatcher::Glob(g) = m
+                && let Some(rest) = g.strip_prefix(&rooted)
+            {
+                *g = format!("*/{rest}");
+            }
+        }
+    }
+    p
+}
+
 pub fn compile(c: &Sp<Consequence>, env: &Env) -> Result<Compiled, LoadError> {
     let Some(kind) = &c.value.kind else {
         return Err(env.err(span_of(c), "consequence without `type`"));
@@ -202,6 +220,10 @@ impl Typed<'_> {
                     value: v,
                 }
             }
+            "count_sources" => Action::CountVar {
+                name: self.need(&con.store_as, "store_as")?,
+                of: format!("{}.sources", self.need(&con.from, "from")?),
+            },
             "create_checkpoint" => Action::Checkpoint {
                 name: self.need(&con.name, "name")?,
             },
@@ -260,8 +282,11 @@ impl Typed<'_> {
                 });
             }
         }
-        let shown = pattern.clone();
-        let (pattern, guard) = split_templates(pattern);
+        // Shown and matched as the file of that name anywhere (`*/data/config.yaml`); the guard
+        // takes it from the project's directory once the host has sampled it.
+        let shown = unrooted(pattern.clone());
+        let (_, guard) = split_templates(pattern);
+        let (pattern, _) = split_templates(shown.clone());
         Ok(Compiled::Activity(Activity {
             shown,
             call,
@@ -324,7 +349,7 @@ mod tests {
         assert_eq!(glob_of("${a}${b}/x/${c"), "*/x/*");
         assert_eq!(
             calls::path_glob("data/web/${id}/p.md"),
-            "*/data/web/${id}/p.md"
+            "${CLAUDE_PROJECT_DIR}/data/web/${id}/p.md"
         );
         assert_eq!(
             calls::path_glob("${CLAUDE_PLUGIN_ROOT}/lib/a.md"),
@@ -347,10 +372,10 @@ mod tests {
             guard,
             Some(Guard::Input {
                 pointer: "/file_path".into(),
-                matcher: InputMatcher::Glob("*/data/web/${id}/p.md".into())
+                matcher: InputMatcher::Glob("${CLAUDE_PROJECT_DIR}/data/web/${id}/p.md".into())
             })
         );
-        let (p, guard) = split_templates(write("data/config.yaml"));
+        let (p, guard) = split_templates(write("/abs/config.yaml"));
         assert!(guard.is_none());
         assert_eq!(p.alts[1].input.len(), 1);
     }

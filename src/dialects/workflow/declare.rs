@@ -25,6 +25,67 @@ pub fn declare(cx: &mut Cx, wf: &Workflow, b: &mut ChartBuilder) -> Result<(), L
     for (key, ending) in &wf.endings.0 {
         declare_ending(cx, b, key, &ending.value)?;
     }
+    undefined_targets(cx, wf, b)
+}
+
+/// The nodes a node goes on to, as written.
+fn targets(node: &Node) -> Vec<&Sp<String>> {
+    let branches = node
+        .branches
+        .iter()
+        .flat_map(|b| [&b.value.when_true, &b.value.when_false]);
+    let handlers = node
+        .on_response
+        .iter()
+        .flat_map(|h| h.0.iter().map(|(_, h)| &h.value.next_node));
+    [&node.on_success, &node.on_failure, &node.on_valid]
+        .into_iter()
+        .chain([&node.on_invalid, &node.next_node])
+        .chain(branches)
+        .chain(handlers)
+        .flatten()
+        .collect()
+}
+
+/// A target no node or ending declares: seed 003's schema example is an excerpt that names
+/// nodes it leaves out ("# ... continues with deterministic routing"). It loads: the target
+/// becomes an error ending that says what is missing, and `seed validate` warns at each use.
+fn undefined_targets(cx: &mut Cx, wf: &Workflow, b: &mut ChartBuilder) -> Result<(), LoadError> {
+    let known: Vec<String> = cx
+        .ids
+        .keys()
+        .filter(|k| *k != ENTRY_GATE)
+        .cloned()
+        .collect();
+    for t in wf.nodes.0.iter().flat_map(|(_, n)| targets(&n.value)) {
+        if known.contains(&t.value) {
+            continue;
+        }
+        let meant = crate::dialects::suggest::closest(&t.value, &known)
+            .map(|m| format!(" (did you mean `{m}`?)"))
+            .unwrap_or_default();
+        cx.warn(
+            "workflow-undefined-node",
+            format!(
+                "`{}` is not a node or an ending{meant}: the workflow ends there, as an error",
+                t.value
+            ),
+            span_of(t),
+        );
+        if cx.ids.contains_key(&t.value) {
+            continue;
+        }
+        let kind = StateKind::Final {
+            outcome: Outcome::Error,
+            message: Some(format!("`{}` is not defined in this workflow", t.value)),
+            recovery: Some(format!("Define node `{}` in {}.", t.value, cx.file)),
+        };
+        let id = b
+            .add_state(StateId::ROOT, &t.value, kind)
+            .map_err(|e| cx.err(span_of(t), e.to_string()))?;
+        b.state_mut(id).span = Some(span_of(t));
+        cx.ids.insert(t.value.clone(), id);
+    }
     Ok(())
 }
 

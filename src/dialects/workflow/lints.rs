@@ -158,7 +158,8 @@ fn interpolation(chart: &Chart, text: &str, out: &mut Vec<Lint>) {
             | Action::SetVarFromInput { name, .. }
             | Action::SetVarFromResult { name, .. }
             | Action::AppendVar { name, .. }
-            | Action::MergeVar { name, .. } => {
+            | Action::MergeVar { name, .. }
+            | Action::CountVar { name, .. } => {
                 let head = name.split('.').next().unwrap_or(name);
                 known.insert(head.to_string());
             }

@@ -55,7 +55,18 @@ pub enum ReaderKind {
     OnPath {
         program: String,
     },
+    /// The path itself, its variables expanded, as text: with `${CLAUDE_PROJECT_DIR}`, the
+    /// project's directory, which a step's relative path is taken from (see
+    /// [`PROJECT_DIR_READER`]).
+    Dir {
+        path: String,
+    },
 }
+
+/// The reader a sequence declares to take relative paths from the project: input globs
+/// written `${CLAUDE_PROJECT_DIR}/data/config.yaml` match under the directory it reads (and
+/// anywhere, `*/data/config.yaml`, where it was not sampled).
+pub const PROJECT_DIR_READER: &str = "CLAUDE_PROJECT_DIR";
 
 /// What a [`ReaderKind::JsonList`] reader computes. `field` is a JSON pointer inside each item
 /// (empty: the item itself). Anything that is not a list (or object) yields `null`.
@@ -91,7 +102,8 @@ impl ReaderKind {
             | ReaderKind::FileExists { path }
             | ReaderKind::Count { path }
             | ReaderKind::Age { path }
-            | ReaderKind::Contains { path, .. } => path,
+            | ReaderKind::Contains { path, .. }
+            | ReaderKind::Dir { path } => path,
             ReaderKind::OnPath { program } => program,
         }
     }

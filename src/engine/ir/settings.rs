@@ -86,6 +86,11 @@ pub struct StopGate {
 pub struct Settings {
     pub enforcement: Enforcement,
     pub off_path: OffPathPolicy,
+    /// What an off-path call to one of the sequence's own tools gets (a step taken out of
+    /// order: `starship.fly` before `starlog.check`); `None`: the same as any off-path call.
+    /// Seed 000's railroad "cannot be left", so master sequences default to deny.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub out_of_order: Option<OffPathPolicy>,
     pub fail: FailMode,
     pub deadlock: Deadlock,
     pub stop: StopGate,

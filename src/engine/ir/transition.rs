@@ -206,6 +206,12 @@ pub enum Action {
         name: String,
         value: Value,
     },
+    /// Set `name` to how many items variable `of` holds (a list's or mapping's entries, a
+    /// text's characters, 0 for anything else): seed 003's `count_sources`.
+    CountVar {
+        name: String,
+        of: String,
+    },
     Checkpoint {
         name: String,
     },

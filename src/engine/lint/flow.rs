@@ -111,6 +111,7 @@ impl Values {
                 | Action::SetVarFromResult { name, .. }
                 | Action::AppendVar { name, .. }
                 | Action::MergeVar { name, .. }
+                | Action::CountVar { name, .. }
                 | Action::Remember { name, .. } => v.var(name, None),
                 _ => {}
             }

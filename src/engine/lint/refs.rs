@@ -51,6 +51,7 @@ impl Machine {
                 | Action::SetVarFromResult { name, .. }
                 | Action::AppendVar { name, .. }
                 | Action::MergeVar { name, .. }
+                | Action::CountVar { name, .. }
                 | Action::Remember { name, .. } => {
                     vars.insert(name.clone());
                 }

@@ -71,6 +71,7 @@ impl Relevant {
             | Action::SetVarFromResult { name, .. }
             | Action::AppendVar { name, .. }
             | Action::MergeVar { name, .. }
+            | Action::CountVar { name, .. }
             | Action::Remember { name, .. } => self.vars.contains(root(name)),
             Action::Checkpoint { .. } | Action::Rollback { .. } => self.rollback,
             Action::Note { .. } => false,
@@ -133,7 +134,8 @@ pub(crate) fn written_by(actions: &[Action]) -> BTreeSet<String> {
             | Action::SetVarFromInput { name, .. }
             | Action::SetVarFromResult { name, .. }
             | Action::AppendVar { name, .. }
-            | Action::MergeVar { name, .. } => Some(root(name).to_string()),
+            | Action::MergeVar { name, .. }
+            | Action::CountVar { name, .. } => Some(root(name).to_string()),
             _ => None,
         })
         .collect()
@@ -236,6 +238,7 @@ impl Data {
             }
             Action::SetVarFromInput { name, .. }
             | Action::SetVarFromResult { name, .. }
+            | Action::CountVar { name, .. }
             | Action::Remember { name, .. }
                 if tracked(name) =>
             {

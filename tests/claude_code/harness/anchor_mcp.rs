@@ -1,6 +1,8 @@
 //! A small MCP server over streamable HTTP (served by the model stand-in under `/mcp/`) with
 //! one tool, `odyssean_anchor(stage)`, as the odyssean anchor's server offers it. Each call
-//! answers `anchored: <stage>`; the request log keeps the calls.
+//! answers `anchored: <stage>`, except `bind`: it grants the permit (seed 001: "Returns:
+//! SUCCESS + WORK_PERMIT") when its payload has a COMMIT section, and rejects it otherwise.
+//! The request log keeps the calls.
 
 use serde_json::{Value, json};
 use tiny_http::Method;
@@ -35,8 +37,8 @@ pub fn answer(method: &Method, req: &Value) -> (u16, Option<Value>) {
             },
         }]}),
         "tools/call" => {
-            let stage = req["params"]["arguments"]["stage"].as_str().unwrap_or("?");
-            json!({"content": [{"type": "text", "text": format!("anchored: {stage}")}]})
+            let args = &req["params"]["arguments"];
+            json!({"content": [{"type": "text", "text": stage_answer(args)}]})
         }
         "ping" => json!({}),
         other => {
@@ -52,3 +54,17 @@ pub fn answer(method: &Method, req: &Value) -> (u16, Option<Value>) {
         Some(json!({"jsonrpc": "2.0", "id": id, "result": result})),
     )
 }
+
+/// What the server answers a call with `args`.
+pub fn stage_answer(args: &Value) -> String {
+    let stage = args["stage"].as_str().unwrap_or("?");
+    let payload = args["payload"].as_str().unwrap_or("");
+    match stage {
+        "bind" if payload.contains("COMMIT") => BIND_GRANTED.to_string(),
+        "bind" => BIND_REJECTED.to_string(),
+        _ => format!("anchored: {stage}"),
+    }
+}
+
+pub const BIND_GRANTED: &str = "SUCCESS\nWORK_PERMIT: granted for this session";
+pub const BIND_REJECTED: &str = "REJECTED: the binding proof has no COMMIT section; bind again with BIND, ARM, TENSIONS and COMMIT";
