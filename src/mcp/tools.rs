@@ -167,16 +167,16 @@ pub fn call(
     answer(ctx, name, args).map(|out| out.in_form(json))
 }
 
-/// A status or recovery, with the line `seed status` adds when seed 000's deep state cannot
-/// apply (`HEAVEN_DATA_DIR` unset where the server runs, as for the hooks beside it).
-fn noticed(m: &crate::engine::Machine, text: String, mut json: Value) -> ToolOutput {
+/// The line `seed status` adds when seed 000's deep state cannot apply (`HEAVEN_DATA_DIR` unset
+/// where the server runs, as for the hooks beside it), after the status as the CLI says it.
+fn noticed(m: &crate::engine::Machine, text: String, json: &mut Value) -> String {
     let env = |k: &str| std::env::var(k).ok();
     match report::deep_state::unset_notice(&m.chart, &env) {
         Some(n) => {
             json["deep_state_notice"] = n.clone().into();
-            ToolOutput::ok(format!("{}\n{n}", text.trim_end()), json)
+            format!("{}\n{n}", text.trim_end())
         }
-        None => ToolOutput::ok(text, json),
+        None => text,
     }
 }
 
@@ -194,13 +194,14 @@ fn answer(
             } else {
                 (report::recovery_text(&st), report::recovery_json(&st))
             };
-            let mut text = now::mark(v.moved.as_ref(), v.items.as_ref(), text, &mut json);
+            let text = now::mark(v.moved.as_ref(), v.items.as_ref(), text, &mut json);
+            let mut text = noticed(&v.machine, text, &mut json);
             if name == "status" {
                 // seed's own failures, as the CLI says them after the status.
                 text = report::with_failures(&text, &v.failures);
                 json["hook_failures"] = report::failures_json(&v.failures);
             }
-            Ok(noticed(&v.machine, text, json))
+            Ok(ToolOutput::ok(text, json))
         }
         "explain" => explain(ctx, args),
         "sequences" => {

@@ -175,7 +175,10 @@ fn how_do_i_combines_a_section_with_the_steps_and_seeds_tools() {
     let (seed, seed_st) = ask(&mut c, json!({"component": "seed"}));
     assert_eq!(seed_st["source"], "file+seed", "{seed}");
     assert!(text(&seed).contains("## seed.status\nRun it after every step."));
-    assert_eq!(seed_st["seed_tools"].as_array().unwrap().len(), 8);
+    assert_eq!(
+        seed_st["seed_tools"].as_array().unwrap().len(),
+        seed::mcp::specs::NAMES.len()
+    );
 }
 
 /// seed's own tools are components too, in every spelling the agent may use: what the tool does
@@ -209,7 +212,10 @@ fn how_do_i_answers_for_seeds_own_tools() {
     assert!(none.contains("It takes no arguments."), "{none}");
 
     let (all, all_st) = ask(&mut c, json!({"component": "seed"}));
-    assert_eq!(all_st["seed_tools"].as_array().unwrap().len(), 8);
+    assert_eq!(
+        all_st["seed_tools"].as_array().unwrap().len(),
+        seed::mcp::specs::NAMES.len()
+    );
     for tool in seed::mcp::specs::NAMES {
         assert!(
             text(&all).contains(&format!("seed's own tool `{tool}`")),
@@ -222,7 +228,7 @@ fn how_do_i_answers_for_seeds_own_tools() {
     let t = text(&unknown);
     assert!(t.contains("- servers: seed, starlog, starship\n"), "{t}");
     assert!(
-        t.contains("- seed's own tools: status, recovery, sequences, validate, who_am_i, what_do_i_do, how_do_i, add_to_seed\n"),
+        t.contains("- seed's own tools: status, recovery, explain, sequences, validate, who_am_i, what_do_i_do, how_do_i, add_to_seed\n"),
         "{t}"
     );
 
