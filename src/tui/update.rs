@@ -352,33 +352,41 @@ fn copy(m: &mut Model, text: Option<String>, what: &str) -> Vec<Effect> {
     }
 }
 
+/// How far a scrolling key moves a popup (the `?` help, a call's detail) whose content scrolls
+/// `max` rows at most; `None` for any other key.
+fn popup_scroll(m: &Model, action: Option<Action>, max: usize) -> Option<i64> {
+    let (max, page) = (max as i64, (m.size.1 / 2).max(1) as i64);
+    Some(match action? {
+        Action::Up => -1,
+        Action::Down => 1,
+        Action::PageUp => -page,
+        Action::PageDown => page,
+        Action::Top => -max,
+        Action::Bottom => max,
+        _ => return None,
+    })
+}
+
 /// In a call's detail the scrolling keys scroll it, `y` copies its reason, `q` quits and any
 /// other key closes it.
 fn detail_key(m: &mut Model, action: Option<Action>) -> Vec<Effect> {
-    let max = super::detail::max_scroll(m, m.size) as i64;
-    let page = (m.size.1 / 2).max(1) as i64;
-    let by = match action {
-        Some(Action::Up) => -1,
-        Some(Action::Down) => 1,
-        Some(Action::PageUp) => -page,
-        Some(Action::PageDown) => page,
-        Some(Action::Top) => -max,
-        Some(Action::Bottom) => max,
-        Some(Action::CopyNext | Action::CopyReason) => {
-            return copy(m, None, "the call's reason");
-        }
+    let max = super::detail::max_scroll(m, m.size);
+    if let Some(by) = popup_scroll(m, action, max) {
+        m.scroll.detail = (m.scroll.detail as i64 + by).clamp(0, max as i64) as usize;
+        return Vec::new();
+    }
+    match action {
+        Some(Action::CopyNext | Action::CopyReason) => copy(m, None, "the call's reason"),
         Some(Action::Quit) => {
             m.quit = true;
-            return vec![Effect::Quit];
+            vec![Effect::Quit]
         }
         _ => {
             m.overlay = Overlay::None;
             m.detail = None;
-            return Vec::new();
+            Vec::new()
         }
-    };
-    m.scroll.detail = (m.scroll.detail as i64 + by).clamp(0, max) as usize;
-    Vec::new()
+    }
 }
 
 /// The mouse, when the dashboard has it: on the dashboard only (a popup ignores it).
@@ -394,26 +402,17 @@ fn mouse(m: &mut Model, e: MouseEvent) -> Vec<Effect> {
 
 /// On the `?` screen the scrolling keys scroll it, `q` quits and any other key closes it.
 fn help_key(m: &mut Model, action: Option<Action>) -> Vec<Effect> {
-    let max = super::help::max_scroll(m, m.size) as i64;
-    let page = (m.size.1 / 2).max(1) as i64;
-    let by = match action {
-        Some(Action::Up) => -1,
-        Some(Action::Down) => 1,
-        Some(Action::PageUp) => -page,
-        Some(Action::PageDown) => page,
-        Some(Action::Top) => -max,
-        Some(Action::Bottom) => max,
-        Some(Action::Quit) => {
-            m.quit = true;
-            return vec![Effect::Quit];
-        }
-        _ => {
-            m.overlay = Overlay::None;
-            m.scroll.help = 0;
-            return Vec::new();
-        }
-    };
-    m.scroll.help = (m.scroll.help as i64 + by).clamp(0, max) as usize;
+    let max = super::help::max_scroll(m, m.size);
+    if let Some(by) = popup_scroll(m, action, max) {
+        m.scroll.help = (m.scroll.help as i64 + by).clamp(0, max as i64) as usize;
+        return Vec::new();
+    }
+    if action == Some(Action::Quit) {
+        m.quit = true;
+        return vec![Effect::Quit];
+    }
+    m.overlay = Overlay::None;
+    m.scroll.help = 0;
     Vec::new()
 }
 
